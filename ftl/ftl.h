@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftl.h - a portable page-mapped flash translation layer.
+ *
+ * The core models NAND flash as physical blocks of pages: a page can be
+ * programmed once after its block was erased, and only whole blocks are
+ * erased. It keeps the logical-to-physical map, decides where every write
+ * goes, collects garbage, levels wear and consumes discards. It never
+ * touches data bytes: a host that stores data (the ftlblk module, the
+ * tests) keeps them per physical page and is told through struct ftl_ops
+ * when a page is released or moved.
+ *
+ * Units: the core works in whole flash pages. A logical page number (lpn)
+ * addresses the host's view, a physical page number (ppn) is
+ * block * pages_per_block + page-in-block. Partial pages are the caller's
+ * concern (ftlblk read-modify-writes them).
+ *
+ * Concurrency: the core has no locks. Every call on one struct ftl must be
+ * serialized by the caller; the callbacks run inside the call that caused
+ * them, under the caller's lock. No call other than ftl_create() and
+ * ftl_destroy() allocates or frees core memory, and none sleeps, so a
+ * caller may hold a spinlock around them.
+ */
+#ifndef FTL_H
+#define FTL_H
+
+#include "ftl_port.h"
+
+/* Marks an unmapped logical page or a physical page without valid data. */
+#define FTL_UNMAPPED		U32_MAX
+
+/*
+ * Spare blocks garbage collection needs to make progress: one open block
+ * for host writes, one for relocations, one free block only GC may take,
+ * and one more so that some closed block always holds an invalid page.
+ */
+#define FTL_MIN_SPARE_BLOCKS	4
+
+#define FTL_MIN_PAGE_SIZE	4096
+#define FTL_MAX_PAGE_SIZE	16384
+#define FTL_MIN_PAGES_PER_BLOCK	2
+#define FTL_MAX_PAGES_PER_BLOCK	4096
+#define FTL_MIN_OP_PERCENT	1
+#define FTL_MAX_OP_PERCENT	100
+
+#define FTL_DEFAULT_PAGE_SIZE		4096
+#define FTL_DEFAULT_PAGES_PER_BLOCK	256
+#define FTL_DEFAULT_OP_PERCENT		7
+/* Static wear leveling acts when max - min erase count exceeds this. */
+#define FTL_DEFAULT_WL_THRESHOLD	64
+
+/**
+ * enum ftl_gc_policy - how garbage collection chooses a victim block
+ * @FTL_GC_GREEDY: fewest valid pages (least copying now)
+ * @FTL_GC_FIFO: the block closed longest ago (a circular log)
+ * @FTL_GC_COST_BENEFIT: largest age * (1 - u) / (1 + u), u the valid
+ *	fraction (Rosenblum & Ousterhout's LFS cleaner, Kawaguchi's flash FS)
+ */
+enum ftl_gc_policy {
+	FTL_GC_GREEDY,
+	FTL_GC_FIFO,
+	FTL_GC_COST_BENEFIT,
+	FTL_GC_NR_POLICIES,
+};
+
+/**
+ * struct ftl_config - geometry and policy of one FTL instance
+ * @page_size: flash page size in bytes, a power of two in
+ *	[FTL_MIN_PAGE_SIZE, FTL_MAX_PAGE_SIZE]; the core only checks it
+ * @pages_per_block: pages in an erase block
+ * @logical_pages: pages the host can address
+ * @op_percent: over-provisioning, spare capacity as a percentage of the
+ *	logical capacity, [FTL_MIN_OP_PERCENT, FTL_MAX_OP_PERCENT]
+ * @gc_policy: victim selection
+ * @wl_threshold: static wear leveling relocates the coldest block when
+ *	max - min erase count exceeds this; 0 turns static wear leveling off
+ *	(dynamic wear leveling, lowest erase count first, is always on)
+ * @gc_low_blocks: GC starts when free blocks fall below this; 0 = default
+ * @gc_high_blocks: and stops when free blocks reach this; 0 = default
+ */
+struct ftl_config {
+	u32 page_size;
+	u32 pages_per_block;
+	u64 logical_pages;
+	u32 op_percent;
+	enum ftl_gc_policy gc_policy;
+	u32 wl_threshold;
+	u32 gc_low_blocks;
+	u32 gc_high_blocks;
+};
+
+/**
+ * struct ftl_ops - how the core tells the data store what happened
+ * @release: @ppn no longer holds valid data (overwritten, discarded, or
+ *	the FTL is destroyed); free its storage
+ * @move: garbage collection or wear leveling relocated the valid page at
+ *	@from to @to; hand the storage over (a pointer move is enough, the
+ *	core counts the NAND program)
+ * @erased: @block was erased; its erase count is now @erase_count
+ * @collected: @block was reclaimed after relocating @relocated pages,
+ *	by wear leveling if @wear_leveling, else by garbage collection;
+ *	called before the erase
+ *
+ * Every member may be NULL (a metadata-only simulation sets none).
+ */
+struct ftl_ops {
+	void (*release)(void *ctx, u32 ppn);
+	void (*move)(void *ctx, u32 from, u32 to);
+	void (*erased)(void *ctx, u32 block, u32 erase_count);
+	void (*collected)(void *ctx, u32 block, u32 relocated,
+			  bool wear_leveling);
+};
+
+/**
+ * struct ftl_geometry - what ftl_create() derived from a configuration
+ * @logical_pages: as configured
+ * @pages_per_block: as configured
+ * @logical_blocks: logical_pages / pages_per_block, rounded up
+ * @spare_blocks: over-provisioned blocks
+ * @physical_blocks: logical_blocks + spare_blocks
+ * @physical_pages: physical_blocks * pages_per_block
+ * @open_blocks: blocks open for writing (host and GC streams)
+ * @gc_low_blocks: effective low watermark
+ * @gc_high_blocks: effective high watermark
+ */
+struct ftl_geometry {
+	u64 logical_pages;
+	u32 pages_per_block;
+	u32 logical_blocks;
+	u32 spare_blocks;
+	u32 physical_blocks;
+	u64 physical_pages;
+	u32 open_blocks;
+	u32 gc_low_blocks;
+	u32 gc_high_blocks;
+};
+
+/**
+ * struct ftl_stats - counters, all in flash pages or events
+ * @host_pages_written: pages programmed on behalf of host writes
+ * @host_pages_read: pages read by the host (mapped or not)
+ * @nand_pages_written: all page programs: host, GC and wear leveling
+ * @gc_relocations: valid pages copied by garbage collection
+ * @gc_runs: victim blocks reclaimed by garbage collection
+ * @wl_relocations: valid pages copied by static wear leveling
+ * @wl_runs: blocks reclaimed by static wear leveling
+ * @erases: block erases
+ * @discard_calls: ftl_discard() calls
+ * @pages_discarded: logical pages covered by discards
+ * @valid_pages_discarded: of those, pages that held data and were unmapped
+ * @unmapped_reads: reads of pages never written or discarded
+ * @valid_pages: logical pages currently mapped (state, not reset)
+ * @free_blocks: blocks in the free pool (state)
+ * @erase_min: lowest erase count of any block (state)
+ * @erase_max: highest erase count of any block (state)
+ * @erase_mean_milli: mean erase count times 1000 (state)
+ * @waf_milli: nand_pages_written * 1000 / host_pages_written, 0 before
+ *	the first host write
+ *
+ * ftl_reset_stats() zeroes the counters; the fields marked state describe
+ * the device and are never reset.
+ */
+struct ftl_stats {
+	u64 host_pages_written;
+	u64 host_pages_read;
+	u64 nand_pages_written;
+	u64 gc_relocations;
+	u64 gc_runs;
+	u64 wl_relocations;
+	u64 wl_runs;
+	u64 erases;
+	u64 discard_calls;
+	u64 pages_discarded;
+	u64 valid_pages_discarded;
+	u64 unmapped_reads;
+	u64 valid_pages;
+	u64 free_blocks;
+	u64 erase_min;
+	u64 erase_max;
+	u64 erase_mean_milli;
+	u64 waf_milli;
+};
+
+struct ftl;
+
+/**
+ * ftl_config_init() - fill a configuration with the defaults
+ * @cfg: configuration to fill
+ * @logical_pages: host-visible capacity in pages
+ */
+void ftl_config_init(struct ftl_config *cfg, u64 logical_pages);
+
+/**
+ * ftl_config_check() - validate a configuration without allocating
+ * @cfg: configuration to check
+ * @geo: if not NULL, receives the derived geometry
+ * @why: if not NULL, receives a static sentence saying what is wrong
+ *
+ * Return: 0, or -EINVAL when the configuration cannot work (a value out
+ * of range, too few spare blocks for GC, a map too large for 32-bit
+ * physical page numbers).
+ */
+int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
+		     const char **why);
+
+/**
+ * ftl_create() - allocate an FTL with every page unmapped and every block
+ * erased once (erase counts start at 0)
+ * @cfg: configuration; checked with ftl_config_check()
+ * @ops: data store callbacks, or NULL; must outlive the FTL
+ * @ctx: passed to every callback
+ * @err: receives -EINVAL (and an ftl_err() line saying why) or -ENOMEM
+ *
+ * Return: the FTL, or NULL with *@err set.
+ */
+struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
+		       void *ctx, int *err);
+
+/**
+ * ftl_destroy() - release every valid page through @ops and free the FTL
+ * @ftl: FTL to free, or NULL
+ */
+void ftl_destroy(struct ftl *ftl);
+
+/**
+ * ftl_write() - map a logical page to a freshly programmed physical page
+ * @ftl: the FTL
+ * @lpn: logical page written
+ * @ppn: receives the physical page the caller must now hold the data of
+ *
+ * Garbage collection runs first if the free pool is low (relocations and
+ * erases reach @ops), then the previous physical page of @lpn, if any, is
+ * released. On error nothing changed.
+ *
+ * Return: 0, -ERANGE if @lpn is beyond the logical capacity, -ENOSPC if
+ * GC could not free a block (impossible for a checked geometry; reported
+ * as an invariant failure too).
+ */
+int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn);
+
+/**
+ * ftl_read() - look a logical page up
+ * @ftl: the FTL
+ * @lpn: logical page read
+ * @ppn: receives its physical page, or FTL_UNMAPPED if the page was never
+ *	written or was discarded (the caller returns zeroes)
+ *
+ * Return: 0 or -ERANGE.
+ */
+int ftl_read(struct ftl *ftl, u64 lpn, u32 *ppn);
+
+/**
+ * ftl_discard() - the host no longer needs whole logical pages
+ * @ftl: the FTL
+ * @lpn: first page
+ * @count: number of pages, 0 allowed
+ *
+ * Every mapped page in the range is unmapped at once: its physical page is
+ * released and its block's valid count drops, so GC will never copy it.
+ * Pages never written are counted as discarded and otherwise ignored.
+ *
+ * Return: number of pages that held data, or -ERANGE if the range does
+ * not fit the logical capacity (nothing changed then).
+ */
+s64 ftl_discard(struct ftl *ftl, u64 lpn, u64 count);
+
+/**
+ * ftl_unmap() - like ftl_discard() but not counted as a discard
+ * @ftl: the FTL
+ * @lpn: first page
+ * @count: number of pages
+ *
+ * For write-zeroes and for partial discards that left a page all zero.
+ *
+ * Return: as ftl_discard().
+ */
+s64 ftl_unmap(struct ftl *ftl, u64 lpn, u64 count);
+
+/**
+ * ftl_lookup() - map a logical page without counting a read
+ * @ftl: the FTL
+ * @lpn: logical page, must be below the logical capacity
+ *
+ * Return: the physical page or FTL_UNMAPPED.
+ */
+u32 ftl_lookup(const struct ftl *ftl, u64 lpn);
+
+/**
+ * ftl_get_stats() - snapshot the counters and derived values
+ * @ftl: the FTL
+ * @stats: filled in; erase_min/max/mean walk every block (O(blocks))
+ */
+void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats);
+
+/**
+ * ftl_reset_stats() - zero the event counters (not the device state)
+ * @ftl: the FTL
+ */
+void ftl_reset_stats(struct ftl *ftl);
+
+/**
+ * ftl_get_geometry() - the derived geometry
+ * @ftl: the FTL
+ * @geo: filled in
+ */
+void ftl_get_geometry(const struct ftl *ftl, struct ftl_geometry *geo);
+
+/**
+ * ftl_block_erase_count() - one block's erase count
+ * @ftl: the FTL
+ * @block: block number below physical_blocks
+ *
+ * Return: the erase count.
+ */
+u32 ftl_block_erase_count(const struct ftl *ftl, u32 block);
+
+/**
+ * ftl_metadata_bytes() - memory the core allocated for its maps
+ * @ftl: the FTL
+ *
+ * Return: bytes.
+ */
+u64 ftl_metadata_bytes(const struct ftl *ftl);
+
+/**
+ * ftl_check() - verify every internal invariant (O(physical pages))
+ * @ftl: the FTL
+ *
+ * Checks that the forward and reverse maps agree, no physical page is
+ * mapped twice, each block's valid count equals its mapped pages, the free
+ * pool holds exactly the free blocks (all erased, none valid), the victim
+ * lists hold exactly the closed blocks, and the counters add up.
+ *
+ * Return: 0, or -EIO after an ftl_err() line naming the first violation.
+ */
+int ftl_check(const struct ftl *ftl);
+
+/**
+ * ftl_policy_name() - "greedy", "fifo" or "cost-benefit"
+ * @policy: the policy
+ *
+ * Return: its name, or NULL for an unknown policy.
+ */
+const char *ftl_policy_name(enum ftl_gc_policy policy);
+
+/**
+ * ftl_policy_parse() - the policy named @name
+ * @name: "greedy", "fifo" or "cost-benefit" (a trailing newline is allowed)
+ *
+ * Return: the policy, or -EINVAL.
+ */
+int ftl_policy_parse(const char *name);
+
+#endif /* FTL_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* port_kernel.h - the FTL core's host hooks inside the Linux kernel. */
+#ifndef FTL_PORT_KERNEL_H
+#define FTL_PORT_KERNEL_H
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/bug.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/printk.h>
+
+/* ftl_create() runs in process context (configfs write, module init). */
+#define ftl_zalloc(bytes)	kvzalloc(bytes, GFP_KERNEL)
+#define ftl_free(ptr)		kvfree(ptr)
+#define ftl_div_u64(a, b)	div64_u64(a, b)
+#define FTL_WARN_ON(cond)	WARN_ON(cond)
+#define ftl_err(fmt, ...)	pr_err("ftl: " fmt "\n", ##__VA_ARGS__)
+
+#endif /* FTL_PORT_KERNEL_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * port_user.h - the FTL core's host hooks in user space (tests, ftlsim,
+ * fuzzer). An invariant failure aborts, so sanitizers and the fuzzer see
+ * it; ftl_err() prints to stderr unless ftl_port_quiet is set (tests that
+ * provoke errors on purpose set it).
+ */
+#ifndef FTL_PORT_USER_H
+#define FTL_PORT_USER_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#ifndef U32_MAX
+#define U32_MAX		((u32)~0U)
+#endif
+#ifndef U64_MAX
+#define U64_MAX		((u64)~0ULL)
+#endif
+
+extern bool ftl_port_quiet;
+
+#define ftl_zalloc(bytes)	calloc(1, bytes)
+#define ftl_free(ptr)		free(ptr)
+#define ftl_div_u64(a, b)	((u64)(a) / (u64)(b))
+
+#define FTL_WARN_ON(cond) ({						\
+	bool __ftl_bad = !!(cond);					\
+	if (__ftl_bad) {						\
+		fprintf(stderr, "%s:%d: FTL invariant broken: %s\n",	\
+			__FILE__, __LINE__, #cond);			\
+		abort();						\
+	}								\
+	__ftl_bad;							\
+})
+
+#define ftl_err(fmt, ...) do {						\
+	if (!ftl_port_quiet)						\
+		fprintf(stderr, "ftl: " fmt "\n", ##__VA_ARGS__);	\
+} while (0)
+
+#endif /* FTL_PORT_USER_H */
