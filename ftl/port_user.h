@@ -16,8 +16,9 @@
 
 typedef uint8_t u8;
 typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
+/* Same types as the kernel so one printk format works in both. */
+typedef unsigned long long u64;
+typedef long long s64;
 
 #ifndef U32_MAX
 #define U32_MAX		((u32)~0U)
