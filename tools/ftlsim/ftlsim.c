@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftlsim - drive the portable FTL core (../../ftl/ftl.c) with synthetic
+ * workloads in user space and report write amplification, GC and wear
+ * statistics. The core runs metadata-only (no struct ftl_ops), so a
+ * simulation of a large device costs a few bytes per page and runs at
+ * millions of page writes per second.
+ *
+ * See README.md for the flags and the validation tests.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ftl.h"
+
+typedef unsigned long long ULL;	/* for printf %llu */
+
+enum workload { WL_UNIFORM, WL_SEQUENTIAL, WL_HOTCOLD };
+
+struct opts {
+	u64 logical_pages;	/* 0: derive from size */
+	u64 size_bytes;		/* 0: unset */
+	u32 page_size;
+	u32 pages_per_block;
+	u32 op_percent;
+	int policy;
+	u32 wl_threshold;
+	u32 gc_low, gc_high;
+	enum workload workload;
+	double hot_pct, access_pct;
+	double trim_fraction;
+	bool fill;
+	double writes;		/* multiple of logical capacity */
+	double warmup;		/* multiple of logical capacity, not counted */
+	u64 seed;
+	bool json;
+	const char *csv;
+	u64 csv_interval;
+	bool check;
+};
+
+/* ---- PRNG: xoshiro256** seeded with splitmix64 ------------------------ */
+
+struct rng {
+	u64 s[4];
+};
+
+static u64 splitmix64(u64 *x)
+{
+	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *r, u64 seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline u64 rotl(u64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline u64 rng_next(struct rng *r)
+{
+	u64 *s = r->s;
+	u64 result = rotl(s[1] * 5, 7) * 9;
+	u64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, n) by multiply-shift (Lemire); bias < n / 2^64. */
+static inline u64 rng_below(struct rng *r, u64 n)
+{
+	return (u64)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+/* Probability p in [0, 1] as a threshold on a 64-bit draw. */
+static u64 prob_threshold(double p)
+{
+	if (p <= 0)
+		return 0;
+	if (p >= 1)
+		return U64_MAX;
+	return (u64)ldexp(p, 64);
+}
+
+/* ---- the set of valid (mapped) logical pages, for trims --------------- */
+
+#define NOT_IN_SET U32_MAX
+
+struct valid_set {
+	u32 *list;	/* dense array of valid lpns */
+	u32 *pos;	/* pos[lpn]: index in list, or NOT_IN_SET */
+	u64 n;
+};
+
+static inline void vset_add(struct valid_set *v, u32 lpn)
+{
+	if (v->pos[lpn] == NOT_IN_SET) {
+		v->pos[lpn] = (u32)v->n;
+		v->list[v->n++] = lpn;
+	}
+}
+
+static inline void vset_remove_at(struct valid_set *v, u64 idx)
+{
+	u32 lpn = v->list[idx];
+	u32 last = v->list[--v->n];
+
+	v->list[idx] = last;
+	v->pos[last] = (u32)idx;
+	v->pos[lpn] = NOT_IN_SET;
+}
+
+/* ---- command line ------------------------------------------------------ */
+
+static const char *prog = "ftlsim";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s [options]\n"
+"Simulate the ftlblk FTL core (metadata only) under a synthetic workload.\n"
+"\n"
+"Geometry:\n"
+"  --logical-pages N     host-visible pages (K/M/G suffixes = 2^10/20/30)\n"
+"  --size BYTES          host-visible capacity instead (K/M/G suffixes);\n"
+"                        default 1G\n"
+"  --page-size N         flash page size in bytes (default %u)\n"
+"  --pages-per-block N   pages per erase block (default %u)\n"
+"  --op-percent P        over-provisioning, 1..100 (default %u)\n"
+"Policy:\n"
+"  --policy NAME         greedy | fifo | cost-benefit (default greedy)\n"
+"  --wl-threshold N      static wear-leveling threshold, 0 = off (default %u)\n"
+"  --gc-low N            GC starts below N free blocks (default: core's)\n"
+"  --gc-high N           and stops at N free blocks (default: core's)\n"
+"Workload:\n"
+"  --workload W          uniform | sequential | hotcold[:HOT%%:ACCESS%%]\n"
+"                        (hotcold default 10:90: 90%% of the writes go to\n"
+"                        10%% of the pages); default uniform\n"
+"  --trim-fraction Q     fraction of requests, in [0,1), that discard a\n"
+"                        uniformly chosen valid page instead of writing\n"
+"  --fill                first write every logical page once, sequentially\n"
+"                        (not counted: statistics are reset afterwards)\n"
+"  --warmup X            then X * logical pages of workload writes, also\n"
+"                        not counted (default 0)\n"
+"  --writes X            measured host page writes, X * logical pages\n"
+"                        (float, default 1)\n"
+"  --seed S              PRNG seed (default 1); same seed, same run\n"
+"Output:\n"
+"  --json                one JSON object on stdout\n"
+"  --csv FILE            time series: host_writes, waf_so_far, free_blocks,\n"
+"                        valid_pages, erase_spread\n"
+"  --csv-interval N      host writes between samples (default: 1/100 run)\n"
+"  --check               run ftl_check() at every sample and at the end\n"
+"  --help                this text\n",
+		prog, FTL_DEFAULT_PAGE_SIZE, FTL_DEFAULT_PAGES_PER_BLOCK,
+		FTL_DEFAULT_OP_PERCENT, FTL_DEFAULT_WL_THRESHOLD);
+}
+
+static void bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	exit(2);
+}
+
+/* An unsigned integer with an optional K/M/G/T suffix (powers of 1024). */
+static u64 parse_size(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+	u64 mult = 1;
+
+	if (!*s || *s == '-')
+		bad("bad number for %s", opt);
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		bad("bad number for %s", opt);
+	switch (*end) {
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	}
+	if (*end == 'i' && mult > 1)	/* accept KiB-style "Ki", "Mi" */
+		end++;
+	if (*end == 'B' && mult > 1)
+		end++;
+	if (*end)
+		bad("bad number for %s", opt);
+	if (v && mult > U64_MAX / v)
+		bad("number too large for %s", opt);
+	return v * mult;
+}
+
+static u32 parse_u32(const char *opt, const char *s)
+{
+	u64 v = parse_size(opt, s);
+
+	if (v > U32_MAX)
+		bad("number too large for %s", opt);
+	return (u32)v;
+}
+
+static double parse_double(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		bad("bad number for %s", opt);
+	return v;
+}
+
+static void parse_workload(struct opts *o, const char *s)
+{
+	if (!strcmp(s, "uniform")) {
+		o->workload = WL_UNIFORM;
+	} else if (!strcmp(s, "sequential")) {
+		o->workload = WL_SEQUENTIAL;
+	} else if (!strncmp(s, "hotcold", 7) && (!s[7] || s[7] == ':')) {
+		o->workload = WL_HOTCOLD;
+		o->hot_pct = 10;
+		o->access_pct = 90;
+		if (s[7] == ':') {
+			char *end;
+
+			o->hot_pct = strtod(s + 8, &end);
+			if (end == s + 8 || *end != ':')
+				bad("bad hotcold spec '%s' (hotcold:HOT%%:ACCESS%%)", s);
+			s = end + 1;
+			o->access_pct = strtod(s, &end);
+			if (end == s || *end)
+				bad("bad hotcold spec '%s' (hotcold:HOT%%:ACCESS%%)", s);
+		}
+		if (!(o->hot_pct > 0 && o->hot_pct <= 100) ||
+		    !(o->access_pct >= 0 && o->access_pct <= 100))
+			bad("hotcold percentages out of range in '%s'", s);
+	} else {
+		bad("unknown workload '%s'", s);
+	}
+}
+
+enum {
+	O_LOGICAL = 256, O_SIZE, O_PAGE_SIZE, O_PPB, O_OP, O_POLICY, O_WL,
+	O_GC_LOW, O_GC_HIGH, O_WORKLOAD, O_TRIM, O_FILL, O_WRITES, O_WARMUP,
+	O_SEED, O_JSON, O_CSV, O_CSV_INTERVAL, O_CHECK, O_HELP,
+};
+
+static const struct option longopts[] = {
+	{ "logical-pages",	required_argument, NULL, O_LOGICAL },
+	{ "size",		required_argument, NULL, O_SIZE },
+	{ "page-size",		required_argument, NULL, O_PAGE_SIZE },
+	{ "pages-per-block",	required_argument, NULL, O_PPB },
+	{ "op-percent",		required_argument, NULL, O_OP },
+	{ "policy",		required_argument, NULL, O_POLICY },
+	{ "wl-threshold",	required_argument, NULL, O_WL },
+	{ "gc-low",		required_argument, NULL, O_GC_LOW },
+	{ "gc-high",		required_argument, NULL, O_GC_HIGH },
+	{ "workload",		required_argument, NULL, O_WORKLOAD },
+	{ "trim-fraction",	required_argument, NULL, O_TRIM },
+	{ "fill",		no_argument,	   NULL, O_FILL },
+	{ "writes",		required_argument, NULL, O_WRITES },
+	{ "warmup",		required_argument, NULL, O_WARMUP },
+	{ "seed",		required_argument, NULL, O_SEED },
+	{ "json",		no_argument,	   NULL, O_JSON },
+	{ "csv",		required_argument, NULL, O_CSV },
+	{ "csv-interval",	required_argument, NULL, O_CSV_INTERVAL },
+	{ "check",		no_argument,	   NULL, O_CHECK },
+	{ "help",		no_argument,	   NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_args(struct opts *o, int argc, char **argv)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->page_size = FTL_DEFAULT_PAGE_SIZE;
+	o->pages_per_block = FTL_DEFAULT_PAGES_PER_BLOCK;
+	o->op_percent = FTL_DEFAULT_OP_PERCENT;
+	o->policy = FTL_GC_GREEDY;
+	o->wl_threshold = FTL_DEFAULT_WL_THRESHOLD;
+	o->workload = WL_UNIFORM;
+	o->writes = 1;
+	o->seed = 1;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		const char *name = optind > 1 ? argv[optind - 1] : "?";
+
+		switch (c) {
+		case O_LOGICAL:
+			o->logical_pages = parse_size(name, optarg);
+			if (!o->logical_pages)
+				bad("%s must be positive", name);
+			break;
+		case O_SIZE:
+			o->size_bytes = parse_size(name, optarg);
+			if (!o->size_bytes)
+				bad("%s must be positive", name);
+			break;
+		case O_PAGE_SIZE:
+			o->page_size = parse_u32(name, optarg);
+			break;
+		case O_PPB:
+			o->pages_per_block = parse_u32(name, optarg);
+			break;
+		case O_OP:
+			o->op_percent = parse_u32(name, optarg);
+			break;
+		case O_POLICY:
+			o->policy = ftl_policy_parse(optarg);
+			if (o->policy < 0)
+				bad("unknown policy '%s' (greedy, fifo, cost-benefit)",
+				    optarg);
+			break;
+		case O_WL:
+			o->wl_threshold = parse_u32(name, optarg);
+			break;
+		case O_GC_LOW:
+			o->gc_low = parse_u32(name, optarg);
+			break;
+		case O_GC_HIGH:
+			o->gc_high = parse_u32(name, optarg);
+			break;
+		case O_WORKLOAD:
+			parse_workload(o, optarg);
+			break;
+		case O_TRIM:
+			o->trim_fraction = parse_double(name, optarg);
+			if (o->trim_fraction < 0 || o->trim_fraction >= 1)
+				bad("%s must be in [0, 1)", name);
+			break;
+		case O_FILL:
+			o->fill = true;
+			break;
+		case O_WRITES:
+			o->writes = parse_double(name, optarg);
+			if (o->writes < 0)
+				bad("%s must not be negative", name);
+			break;
+		case O_WARMUP:
+			o->warmup = parse_double(name, optarg);
+			if (o->warmup < 0)
+				bad("%s must not be negative", name);
+			break;
+		case O_SEED:
+			o->seed = parse_size(name, optarg);
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		case O_CSV:
+			o->csv = optarg;
+			break;
+		case O_CSV_INTERVAL:
+			o->csv_interval = parse_size(name, optarg);
+			if (!o->csv_interval)
+				bad("%s must be positive", name);
+			break;
+		case O_CHECK:
+			o->check = true;
+			break;
+		case 'h':
+		case O_HELP:
+			usage(stdout);
+			exit(0);
+		case ':':
+			bad("option %s needs an argument", argv[optind - 1]);
+			break;
+		default:
+			bad("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad("unexpected argument '%s'", argv[optind]);
+	if (o->logical_pages && o->size_bytes)
+		bad("%s", "give --logical-pages or --size, not both");
+	if (!o->logical_pages) {
+		u64 size = o->size_bytes ? o->size_bytes : 1ULL << 30;
+
+		if (!o->page_size || size % o->page_size)
+			bad("%s", "--size must be a multiple of --page-size");
+		o->logical_pages = size / o->page_size;
+	}
+}
+
+/* ---- simulation ------------------------------------------------------- */
+
+struct sim {
+	struct opts *o;
+	struct ftl *ftl;
+	struct ftl_geometry geo;
+	struct rng rng;
+	struct valid_set vset;
+	bool track;		/* maintain vset (trims enabled) */
+	u64 trim_thresh;
+	u64 hot_thresh;
+	u64 hot_n;
+	u64 seq_next;
+	/* counted by the simulator, per measured phase */
+	u64 trims;
+	u64 trims_skipped;	/* trim drawn while nothing was valid */
+	/* free-block samples taken at every sampling point */
+	double free_sum;
+	u64 free_samples;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void die_write(int err, u64 lpn)
+{
+	fprintf(stderr, "%s: ftl_write(lpn %llu) failed: %s\n",
+		prog, (ULL)lpn, strerror(-err));
+	exit(1);
+}
+
+static inline void sim_write(struct sim *s, u64 lpn)
+{
+	u32 ppn;
+	int err = ftl_write(s->ftl, lpn, &ppn);
+
+	if (__builtin_expect(err, 0))
+		die_write(err, lpn);
+	if (s->track)
+		vset_add(&s->vset, (u32)lpn);
+}
+
+static inline u64 next_lpn(struct sim *s)
+{
+	u64 n = s->geo.logical_pages;
+	u64 lpn;
+
+	switch (s->o->workload) {
+	case WL_SEQUENTIAL:
+		lpn = s->seq_next;
+		if (++s->seq_next == n)
+			s->seq_next = 0;
+		return lpn;
+	case WL_HOTCOLD:
+		if (rng_next(&s->rng) < s->hot_thresh || s->hot_n == n)
+			return rng_below(&s->rng, s->hot_n);
+		return s->hot_n + rng_below(&s->rng, n - s->hot_n);
+	case WL_UNIFORM:
+	default:
+		return rng_below(&s->rng, n);
+	}
+}
+
+/*
+ * Issue requests until @count host page writes have been made. A request
+ * is a trim with probability trim_fraction (when any page is valid), else
+ * a write from the workload; trims do not count towards @count.
+ */
+static void run_writes(struct sim *s, u64 count)
+{
+	u64 i;
+
+	if (!s->track) {
+		for (i = 0; i < count; i++)
+			sim_write(s, next_lpn(s));
+		return;
+	}
+	for (i = 0; i < count; ) {
+		if (rng_next(&s->rng) < s->trim_thresh) {
+			u64 idx;
+			u32 lpn;
+
+			if (!s->vset.n) {
+				s->trims_skipped++;
+				continue;
+			}
+			idx = rng_below(&s->rng, s->vset.n);
+			lpn = s->vset.list[idx];
+			if (ftl_discard(s->ftl, lpn, 1) != 1) {
+				fprintf(stderr, "%s: discard of valid lpn %u did not unmap it\n",
+					prog, lpn);
+				exit(1);
+			}
+			vset_remove_at(&s->vset, idx);
+			s->trims++;
+			continue;
+		}
+		sim_write(s, next_lpn(s));
+		i++;
+	}
+}
+
+static void check_or_die(struct sim *s, const char *when)
+{
+	if (ftl_check(s->ftl)) {
+		fprintf(stderr, "%s: ftl_check() failed %s\n", prog, when);
+		exit(1);
+	}
+}
+
+static double waf_of(const struct ftl_stats *st)
+{
+	return st->host_pages_written ?
+		(double)st->nand_pages_written / st->host_pages_written : 0;
+}
+
+static void sample(struct sim *s, FILE *csv)
+{
+	struct ftl_stats st;
+
+	ftl_get_stats(s->ftl, &st);
+	s->free_sum += st.free_blocks;
+	s->free_samples++;
+	if (csv)
+		fprintf(csv, "%llu,%.6f,%llu,%llu,%llu\n",
+			(ULL)st.host_pages_written, waf_of(&st),
+			(ULL)st.free_blocks, (ULL)st.valid_pages,
+			(ULL)(st.erase_max - st.erase_min));
+	if (s->o->check)
+		check_or_die(s, "during the run");
+}
+
+static const char *workload_name(const struct opts *o, char *buf, size_t len)
+{
+	switch (o->workload) {
+	case WL_SEQUENTIAL:
+		return "sequential";
+	case WL_HOTCOLD:
+		snprintf(buf, len, "hotcold:%g:%g", o->hot_pct, o->access_pct);
+		return buf;
+	default:
+		return "uniform";
+	}
+}
+
+static double exact_erase_mean(struct sim *s)
+{
+	double sum = 0;
+
+	for (u32 b = 0; b < s->geo.physical_blocks; b++)
+		sum += ftl_block_erase_count(s->ftl, b);
+	return sum / s->geo.physical_blocks;
+}
+
+#define JU(name, v)	printf("  \"%s\": %llu,\n", name, (ULL)(v))
+#define JF(name, v)	printf("  \"%s\": %.6f,\n", name, (double)(v))
+
+static void print_json(struct sim *s, const struct ftl_stats *st,
+		       double elapsed, u64 measured)
+{
+	struct opts *o = s->o;
+	char wbuf[64];
+	double rate = elapsed > 0 ? measured / elapsed : 0;
+
+	printf("{\n");
+	/* every field of struct ftl_stats */
+	JU("host_pages_written", st->host_pages_written);
+	JU("host_pages_read", st->host_pages_read);
+	JU("nand_pages_written", st->nand_pages_written);
+	JU("gc_relocations", st->gc_relocations);
+	JU("gc_runs", st->gc_runs);
+	JU("wl_relocations", st->wl_relocations);
+	JU("wl_runs", st->wl_runs);
+	JU("erases", st->erases);
+	JU("discard_calls", st->discard_calls);
+	JU("pages_discarded", st->pages_discarded);
+	JU("valid_pages_discarded", st->valid_pages_discarded);
+	JU("unmapped_reads", st->unmapped_reads);
+	JU("valid_pages", st->valid_pages);
+	JU("free_blocks", st->free_blocks);
+	JU("erase_min", st->erase_min);
+	JU("erase_max", st->erase_max);
+	JU("erase_mean_milli", st->erase_mean_milli);
+	JU("waf_milli", st->waf_milli);
+	/* derived */
+	JF("waf", waf_of(st));
+	JF("erase_mean", exact_erase_mean(s));
+	JU("erase_spread", st->erase_max - st->erase_min);
+	JF("free_blocks_mean", s->free_samples ? s->free_sum / s->free_samples
+					       : (double)st->free_blocks);
+	JU("trims", s->trims);
+	/* geometry */
+	JU("logical_pages", s->geo.logical_pages);
+	JU("page_size", o->page_size);
+	JU("pages_per_block", s->geo.pages_per_block);
+	JU("logical_blocks", s->geo.logical_blocks);
+	JU("physical_blocks", s->geo.physical_blocks);
+	JU("physical_pages", s->geo.physical_pages);
+	JU("spare_blocks", s->geo.spare_blocks);
+	JU("open_blocks", s->geo.open_blocks);
+	JU("gc_low_blocks", s->geo.gc_low_blocks);
+	JU("gc_high_blocks", s->geo.gc_high_blocks);
+	JU("metadata_bytes", ftl_metadata_bytes(s->ftl));
+	/* parameters */
+	printf("  \"policy\": \"%s\",\n", ftl_policy_name(o->policy));
+	printf("  \"workload\": \"%s\",\n", workload_name(o, wbuf, sizeof(wbuf)));
+	JU("op_percent", o->op_percent);
+	JU("wl_threshold", o->wl_threshold);
+	JF("trim_fraction", o->trim_fraction);
+	printf("  \"fill\": %s,\n", o->fill ? "true" : "false");
+	JF("warmup", o->warmup);
+	JF("writes", o->writes);
+	JU("seed", o->seed);
+	/* timing */
+	JF("elapsed_seconds", elapsed);
+	printf("  \"host_writes_per_second\": %.0f\n", rate);
+	printf("}\n");
+}
+
+static void print_human(struct sim *s, const struct ftl_stats *st,
+			double elapsed, u64 measured)
+{
+	struct opts *o = s->o;
+	char wbuf[64];
+
+	printf("device:    %llu logical pages (%.1f MiB), %u pages/block, "
+	       "%u%% OP\n", (ULL)s->geo.logical_pages,
+	       s->geo.logical_pages * (double)o->page_size / (1 << 20),
+	       s->geo.pages_per_block, o->op_percent);
+	printf("blocks:    %u physical = %u logical + %u spare; %u open, "
+	       "GC low/high %u/%u\n", s->geo.physical_blocks,
+	       s->geo.logical_blocks, s->geo.spare_blocks, s->geo.open_blocks,
+	       s->geo.gc_low_blocks, s->geo.gc_high_blocks);
+	printf("run:       policy %s, workload %s, wl-threshold %u, trim %.3g, "
+	       "seed %llu%s\n", ftl_policy_name(o->policy),
+	       workload_name(o, wbuf, sizeof(wbuf)), o->wl_threshold,
+	       o->trim_fraction, (ULL)o->seed, o->fill ? ", filled first" : "");
+	printf("writes:    host %llu, NAND %llu, WAF %.4f\n",
+	       (ULL)st->host_pages_written, (ULL)st->nand_pages_written,
+	       waf_of(st));
+	printf("GC:        %llu runs, %llu relocations; WL: %llu runs, "
+	       "%llu relocations\n", (ULL)st->gc_runs,
+	       (ULL)st->gc_relocations, (ULL)st->wl_runs,
+	       (ULL)st->wl_relocations);
+	printf("trims:     %llu (%llu valid pages discarded)\n",
+	       (ULL)s->trims, (ULL)st->valid_pages_discarded);
+	printf("state:     %llu valid pages, %llu free blocks\n",
+	       (ULL)st->valid_pages, (ULL)st->free_blocks);
+	printf("erases:    %llu, per block min %llu max %llu"
+	       " mean %.2f (spread %llu)\n", (ULL)st->erases,
+	       (ULL)st->erase_min, (ULL)st->erase_max, exact_erase_mean(s),
+	       (ULL)(st->erase_max - st->erase_min));
+	printf("speed:     %.3f s, %.0f host page writes/s\n", elapsed,
+	       elapsed > 0 ? measured / elapsed : 0);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct sim s;
+	struct ftl_config cfg;
+	struct ftl_stats st;
+	const char *why = NULL;
+	FILE *csv = NULL;
+	u64 total, interval, done;
+	double t0, elapsed;
+	int err = 0;
+
+	if (argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		prog = slash ? slash + 1 : argv[0];
+	}
+	parse_args(&o, argc, argv);
+
+	ftl_config_init(&cfg, o.logical_pages);
+	cfg.page_size = o.page_size;
+	cfg.pages_per_block = o.pages_per_block;
+	cfg.op_percent = o.op_percent;
+	cfg.gc_policy = (enum ftl_gc_policy)o.policy;
+	cfg.wl_threshold = o.wl_threshold;
+	cfg.gc_low_blocks = o.gc_low;
+	cfg.gc_high_blocks = o.gc_high;
+
+	memset(&s, 0, sizeof(s));
+	s.o = &o;
+	if (ftl_config_check(&cfg, &s.geo, &why)) {
+		fprintf(stderr, "%s: invalid geometry: %s\n", prog,
+			why ? why : "(no reason given)");
+		return 1;
+	}
+	ftl_port_quiet = true;	/* the reason was printed above */
+	s.ftl = ftl_create(&cfg, NULL, NULL, &err);
+	ftl_port_quiet = false;
+	if (!s.ftl) {
+		fprintf(stderr, "%s: ftl_create failed: %s\n", prog,
+			strerror(-err));
+		return 1;
+	}
+	ftl_get_geometry(s.ftl, &s.geo);
+
+	rng_seed(&s.rng, o.seed);
+	s.trim_thresh = prob_threshold(o.trim_fraction);
+	s.track = o.trim_fraction > 0;
+	if (o.workload == WL_HOTCOLD) {
+		s.hot_n = (u64)llround(s.geo.logical_pages * o.hot_pct / 100);
+		if (s.hot_n < 1)
+			s.hot_n = 1;
+		if (s.hot_n > s.geo.logical_pages)
+			s.hot_n = s.geo.logical_pages;
+		s.hot_thresh = prob_threshold(o.access_pct / 100);
+	}
+	if (s.track) {
+		s.vset.list = malloc(s.geo.logical_pages * sizeof(u32));
+		s.vset.pos = malloc(s.geo.logical_pages * sizeof(u32));
+		if (!s.vset.list || !s.vset.pos) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 1;
+		}
+		memset(s.vset.pos, 0xff, s.geo.logical_pages * sizeof(u32));
+	}
+
+	if (o.fill) {
+		for (u64 lpn = 0; lpn < s.geo.logical_pages; lpn++)
+			sim_write(&s, lpn);
+	}
+	if (o.warmup > 0)
+		run_writes(&s, (u64)llround(o.warmup * s.geo.logical_pages));
+	if (o.check)
+		check_or_die(&s, "after fill and warmup");
+	ftl_reset_stats(s.ftl);
+	s.trims = 0;
+
+	total = (u64)llround(o.writes * s.geo.logical_pages);
+	interval = o.csv_interval ? o.csv_interval : (total + 99) / 100;
+	if (!interval)
+		interval = 1;
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o.csv,
+				strerror(errno));
+			return 1;
+		}
+		fprintf(csv, "host_writes,waf_so_far,free_blocks,valid_pages,"
+			     "erase_spread\n");
+	}
+
+	/*
+	 * Timed loop, in chunks between sampling points. The samples walk
+	 * every block (ftl_get_stats), ~100 of them per run: negligible.
+	 */
+	t0 = now();
+	for (done = 0; done < total; ) {
+		u64 n = total - done < interval ? total - done : interval;
+
+		run_writes(&s, n);
+		done += n;
+		sample(&s, csv);
+	}
+	elapsed = now() - t0;
+
+	if (csv && fclose(csv)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, o.csv, strerror(errno));
+		return 1;
+	}
+	if (o.check)
+		check_or_die(&s, "at the end");
+
+	ftl_get_stats(s.ftl, &st);
+	if (o.json)
+		print_json(&s, &st, elapsed, total);
+	else
+		print_human(&s, &st, elapsed, total);
+
+	ftl_destroy(s.ftl);
+	free(s.vset.list);
+	free(s.vset.pos);
+	return 0;
+}
