@@ -1,0 +1,162 @@
+# shellcheck shell=bash
+# Build the guest initramfs in two parts, concatenated into one file (the
+# kernel unpacks concatenated cpio archives in order, later files win):
+#
+#   base.cpio.zst  cached per KVER and per version of this file: busybox,
+#                  the Debian tools the tests use with their shared libraries,
+#                  and the in-tree kernel modules the tests need.
+#   run.cpio.zst   rebuilt on every run: /init, the guest tests, the run's
+#                  configuration, and /lib/modules/$KVER with the project's
+#                  modules in extra/ and depmod run over the result.
+
+# Host programs copied into the guest (with their libraries). Missing optional
+# ones are only warned about.
+VM_TOOLS=(
+	fio blkdiscard fstrim blockdev losetup
+	mkfs.vfat mkfs.fat fsck.fat fsck.vfat fatlabel
+	mke2fs mkfs.ext4 e2fsck fsck.ext4 debugfs dumpe2fs tune2fs filefrag
+	blktrace blkparse btt sfdisk
+	kmod
+)
+VM_TOOLS_REQUIRED="fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod"
+
+# In-tree modules (their dependency closure, softdeps included, is added).
+VM_KMODS=(
+	configfs null_blk brd zram loop
+	vfat fat nls_cp437 nls_iso8859_1 nls_utf8 ext4
+	ahci libahci libata sd_mod
+	virtio_pci virtio_blk
+	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
+	crc64_rocksoft_generic lz4 lz4hc zstd
+)
+
+# Copy one file into $root at the same path, following symlinks, and (for
+# ELF files) every shared library ldd names, the dynamic loader included.
+_copy_with_libs() {
+	local src=$1 root=$2 lib
+	mkdir -p "$root$(dirname "$src")"
+	cp -L "$src" "$root$src"
+	ldd "$src" 2>/dev/null | grep -o '/[^ )]*' | while read -r lib; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# Copy module NAME and its closure from kernel tree $kroot into $root.
+_copy_kmod() {
+	local name=$1 kroot=$2 root=$3 kver=$4 path rel
+	local out
+	out=$(modprobe -d "$kroot" -S "$kver" --show-depends "$name" 2>&1) ||
+		die "module $name not found in $kroot: $out"
+	printf '%s\n' "$out" | while read -r cmd path _; do
+		[ "$cmd" = insmod ] || continue
+		rel=${path#"$kroot"}
+		mkdir -p "$root$(dirname "$rel")"
+		case $path in
+		*.ko) cp "$path" "$root$rel" ;;
+		*.ko.xz) xz -dc "$path" >"$root${rel%.xz}" ;;
+		*.ko.zst) zstd -qdc "$path" >"$root${rel%.zst}" ;;
+		*.ko.gz) gzip -dc "$path" >"$root${rel%.gz}" ;;
+		esac
+	done
+}
+
+_cpio_zst() {	# DIR OUT
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0) | zstd -q -T0 "${3:--3}" -o "$2" -f
+}
+
+# base_build KVER KROOT CACHE -> sets BASE_ROOT, BASE_CPIO
+base_build() {
+	local kver=$1 kroot=$2 cache=$3 key
+	key=$(cat "${BASH_SOURCE[0]}" /usr/bin/busybox | sha256sum | cut -c1-12)
+	local dir="$cache/initramfs/$kver-$key"
+	BASE_ROOT="$dir/root"
+	BASE_CPIO="$dir/base.cpio.zst"
+	[ -f "$dir/.done" ] && return 0
+	log "building base initramfs in $dir"
+	rm -rf "$dir"
+	mkdir -p "$BASE_ROOT"
+	local r=$BASE_ROOT d t p
+	for d in bin sbin usr/bin usr/sbin lib lib64 etc dev proc sys tmp run \
+		mnt out tests root var/tmp; do
+		mkdir -p "$r/$d"
+	done
+	ln -s /proc/mounts "$r/etc/mtab"
+	# busybox first; the real tools copied afterwards replace its applets.
+	[ -x /bin/busybox ] || die "busybox-static missing"
+	cp /bin/busybox "$r/bin/busybox"
+	local applet
+	for applet in $(/bin/busybox --list-full); do
+		[ -e "$r/$applet" ] || ln -s /bin/busybox "$r/$applet"
+	done
+	for t in "${VM_TOOLS[@]}"; do
+		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$t" || true)
+		if [ -z "$p" ]; then
+			case " $VM_TOOLS_REQUIRED " in
+			*" $t "*) die "required tool $t not found on the host" ;;
+			*) warn "optional tool $t not found, not in the initramfs" ;;
+			esac
+			continue
+		fi
+		rm -f "$r$p" "$r/bin/$t" "$r/sbin/$t" "$r/usr/bin/$t" "$r/usr/sbin/$t"
+		_copy_with_libs "$p" "$r"
+	done
+	# kmod's module tools (handle softdeps, options, modules.dep.bin).
+	for t in modprobe insmod rmmod lsmod modinfo depmod; do
+		rm -f "$r/sbin/$t" "$r/bin/$t" "$r/usr/sbin/$t" "$r/usr/bin/$t"
+		ln -s /usr/bin/kmod "$r/sbin/$t"
+	done
+	# kmod lives in /bin on Debian; make /usr/bin/kmod resolve.
+	[ -e "$r/usr/bin/kmod" ] || ln -s /bin/kmod "$r/usr/bin/kmod"
+	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
+	printf 'root:x:0:\n' >"$r/etc/group"
+
+	local m
+	for m in "${VM_KMODS[@]}"; do
+		_copy_kmod "$m" "$kroot" "$r" "$kver"
+	done
+	cp "$kroot/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} \
+		"$r/lib/modules/$kver/"
+	depmod -b "$r" "$kver"
+
+	# The module tree goes into the per-run archive (depmod output changes
+	# with the project modules), so keep it out of the base archive.
+	local tmp="$dir/base-cpio-root"
+	cp -a "$r" "$tmp"
+	rm -rf "$tmp/lib/modules"
+	_cpio_zst "$tmp" "$BASE_CPIO" -9
+	rm -rf "$tmp"
+	touch "$dir/.done"
+}
+
+# run_build KVER KROOT WORK MODULES_DIR OUT_IMAGE
+# Uses BASE_ROOT/BASE_CPIO; $WORK/root must already hold /init, /tests and
+# /etc/vm/*. Adds the module tree and writes OUT_IMAGE.
+run_build() {
+	local kver=$1 kroot=$2 work=$3 mdir=$4 out=$5
+	local r="$work/root" ko dep
+	mkdir -p "$r/lib/modules"
+	cp -a "$BASE_ROOT/lib/modules/$kver" "$r/lib/modules/"
+	local kos=()
+	if [ -n "$mdir" ] && compgen -G "$mdir/*.ko" >/dev/null; then
+		kos=("$mdir"/*.ko)
+	fi
+	if [ ${#kos[@]} -eq 0 ]; then
+		warn "no project modules in ${mdir:-<unset>}/*.ko; not staging any"
+	else
+		mkdir -p "$r/lib/modules/$kver/extra"
+		for ko in "${kos[@]}"; do
+			cp "$ko" "$r/lib/modules/$kver/extra/"
+			# in-tree modules the project module needs
+			for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+				_copy_kmod "$dep" "$kroot" "$r" "$kver"
+			done
+			log "staged $(basename "$ko")"
+		done
+	fi
+	depmod -b "$r" "$kver"
+	_cpio_zst "$r" "$work/run.cpio.zst" -3
+	cat "$BASE_CPIO" "$work/run.cpio.zst" >"$out"
+}

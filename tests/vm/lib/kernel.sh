@@ -1,0 +1,41 @@
+# shellcheck shell=bash
+# Fetch and unpack Debian's kernel image package for $KVER into the cache,
+# without installing it (the host's /boot and /lib/modules are not touched).
+#
+#   kernel_fetch KVER CACHE_DIR   -> sets KROOT (unpacked tree) and KIMAGE
+
+kver_default() {
+	apt-cache depends linux-headers-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-headers-//p' | head -n 1
+}
+
+kernel_fetch() {
+	local kver=$1 cache=$2
+	local dir="$cache/kernel/$kver"
+	KROOT="$dir/root"
+	KIMAGE="$KROOT/boot/vmlinuz-$kver"
+	if [ -f "$dir/.done" ] && [ -f "$KIMAGE" ]; then
+		return 0
+	fi
+	log "fetching linux-image-$kver into $dir"
+	rm -rf "$dir"
+	mkdir -p "$dir/deb"
+	local pkg got=
+	for pkg in "linux-image-$kver" "linux-image-$kver-unsigned"; do
+		# apt's _apt user cannot write into root-owned cache dirs; that only
+		# produces a warning, the download still happens (as root).
+		if (cd "$dir/deb" && apt-get download -q "$pkg" >/dev/null 2>"$dir/deb/apt.err"); then
+			got=$pkg
+			break
+		fi
+	done
+	if [ -z "$got" ]; then
+		cat "$dir/deb/apt.err" >&2
+		die "cannot download linux-image-$kver (tried -unsigned too)"
+	fi
+	dpkg-deb -x "$dir"/deb/*.deb "$KROOT"
+	[ -f "$KIMAGE" ] || die "no $KIMAGE in $got"
+	depmod -b "$KROOT" "$kver"
+	rm -f "$dir"/deb/*.deb
+	touch "$dir/.done"
+}
