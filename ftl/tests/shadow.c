@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/* shadow.c - reference data store around one FTL (see shadow.h). */
+#include <stdarg.h>
+#include <string.h>
+
+#include "shadow.h"
+
+bool shadow_fail(struct shadow *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sh->failed)
+		return false;
+	sh->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(sh->err, sizeof(sh->err), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static void op_begin(struct shadow *sh, bool may_move, u64 rel_lo, u64 rel_hi)
+{
+	sh->may_move = may_move;
+	sh->may_erase = may_move;
+	sh->rel_lo = rel_lo;
+	sh->rel_hi = rel_hi;
+}
+
+static void op_end(struct shadow *sh)
+{
+	op_begin(sh, false, 0, 0);
+}
+
+static bool page_ok(struct shadow *sh, const char *what, u32 ppn)
+{
+	if (ppn == FTL_UNMAPPED || ppn >= sh->geo.physical_pages)
+		return shadow_fail(sh, "%s: ppn %u out of range (physical_pages %llu)",
+				   what, ppn,
+				   (unsigned long long)sh->geo.physical_pages);
+	return true;
+}
+
+static void cb_release(void *ctx, u32 ppn)
+{
+	struct shadow *sh = ctx;
+	u64 lpn;
+
+	if (!page_ok(sh, "release", ppn))
+		return;
+	lpn = sh->p2l[ppn];
+	if (lpn == SHADOW_NONE || !sh->content[ppn]) {
+		shadow_fail(sh, "release of ppn %u that holds no valid data (double release?)",
+			    ppn);
+		return;
+	}
+	if (lpn < sh->rel_lo || lpn >= sh->rel_hi) {
+		shadow_fail(sh, "release of ppn %u (lpn %llu) outside the operation's range [%llu, %llu)",
+			    ppn, (unsigned long long)lpn,
+			    (unsigned long long)sh->rel_lo,
+			    (unsigned long long)sh->rel_hi);
+		return;
+	}
+	if (sh->l2p[lpn] != ppn) {
+		shadow_fail(sh, "release of ppn %u: lpn %llu is mapped to %u",
+			    ppn, (unsigned long long)lpn, sh->l2p[lpn]);
+		return;
+	}
+	sh->content[ppn] = 0;
+	sh->p2l[ppn] = SHADOW_NONE;
+	sh->l2p[lpn] = FTL_UNMAPPED;
+	sh->n.releases++;
+	sh->releases_total++;
+}
+
+static void cb_move(void *ctx, u32 from, u32 to)
+{
+	struct shadow *sh = ctx;
+	u64 lpn;
+
+	if (!page_ok(sh, "move from", from) || !page_ok(sh, "move to", to))
+		return;
+	if (!sh->may_move) {
+		shadow_fail(sh, "move %u -> %u outside a write", from, to);
+		return;
+	}
+	lpn = sh->p2l[from];
+	if (lpn == SHADOW_NONE || !sh->content[from]) {
+		shadow_fail(sh, "move %u -> %u: source holds no valid data (discarded, overwritten or moved)",
+			    from, to);
+		return;
+	}
+	if (sh->l2p[lpn] != from) {
+		shadow_fail(sh, "move %u -> %u: lpn %llu is mapped to %u",
+			    from, to, (unsigned long long)lpn, sh->l2p[lpn]);
+		return;
+	}
+	if (sh->p2l[to] != SHADOW_NONE || sh->content[to] || sh->programmed[to]) {
+		shadow_fail(sh, "move %u -> %u: destination programmed since its erase",
+			    from, to);
+		return;
+	}
+	sh->content[to] = sh->content[from];
+	sh->p2l[to] = lpn;
+	sh->l2p[lpn] = to;
+	sh->programmed[to] = 1;
+	sh->content[from] = 0;
+	sh->p2l[from] = SHADOW_NONE;
+	sh->pending_moves[from / sh->geo.pages_per_block]++;
+	sh->n.moves++;
+	sh->moves_total++;
+}
+
+static void cb_erased(void *ctx, u32 block, u32 erase_count)
+{
+	struct shadow *sh = ctx;
+	u32 ppb = sh->geo.pages_per_block;
+	u64 p;
+
+	if (block >= sh->geo.physical_blocks) {
+		shadow_fail(sh, "erased block %u out of range", block);
+		return;
+	}
+	if (sh->in_init) {
+		sh->init_erases++;
+		sh->erase_count[block] = erase_count;
+		return;
+	}
+	if (!sh->may_erase) {
+		shadow_fail(sh, "erase of block %u outside a write", block);
+		return;
+	}
+	for (p = (u64)block * ppb; p < (u64)(block + 1) * ppb; p++)
+		if (sh->p2l[p] != SHADOW_NONE || sh->content[p]) {
+			shadow_fail(sh, "erase of block %u destroys valid ppn %llu (lpn %llu)",
+				    block, (unsigned long long)p,
+				    (unsigned long long)sh->p2l[p]);
+			return;
+		}
+	if (erase_count != sh->erase_count[block] + 1) {
+		shadow_fail(sh, "block %u erase count %u after %u",
+			    block, erase_count, sh->erase_count[block]);
+		return;
+	}
+	sh->erase_count[block] = erase_count;
+	memset(sh->programmed + (u64)block * ppb, 0, ppb);
+	sh->pending_moves[block] = 0;
+	sh->n.erases++;
+	sh->erases_total++;
+}
+
+static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
+{
+	struct shadow *sh = ctx;
+	u32 ppb = sh->geo.pages_per_block;
+	u64 p;
+
+	if (block >= sh->geo.physical_blocks) {
+		shadow_fail(sh, "collected block %u out of range", block);
+		return;
+	}
+	if (!sh->may_move) {
+		shadow_fail(sh, "collection of block %u outside a write", block);
+		return;
+	}
+	for (p = (u64)block * ppb; p < (u64)(block + 1) * ppb; p++)
+		if (sh->p2l[p] != SHADOW_NONE) {
+			shadow_fail(sh, "block %u collected with valid ppn %llu left",
+				    block, (unsigned long long)p);
+			return;
+		}
+	if (relocated != sh->pending_moves[block]) {
+		shadow_fail(sh, "block %u collected: reports %u relocated, %u moves seen",
+			    block, relocated, sh->pending_moves[block]);
+		return;
+	}
+	if (wl) {
+		sh->n.wl_runs++;
+		sh->n.wl_moves += relocated;
+	} else {
+		sh->n.gc_runs++;
+		sh->n.gc_moves += relocated;
+	}
+}
+
+const struct ftl_ops shadow_ops = {
+	.release = cb_release,
+	.move = cb_move,
+	.erased = cb_erased,
+	.collected = cb_collected,
+};
+
+int shadow_init(struct shadow *sh, const struct ftl_config *cfg)
+{
+	struct ftl_geometry geo;
+	const char *why = NULL;
+	int err;
+	u64 i;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->cfg = *cfg;
+	err = ftl_config_check(cfg, &geo, &why);
+	if (err)
+		return err;
+	sh->geo = geo;
+	sh->ref = calloc(geo.logical_pages, sizeof(*sh->ref));
+	sh->l2p = calloc(geo.logical_pages, sizeof(*sh->l2p));
+	sh->content = calloc(geo.physical_pages, sizeof(*sh->content));
+	sh->p2l = calloc(geo.physical_pages, sizeof(*sh->p2l));
+	sh->programmed = calloc(geo.physical_pages, 1);
+	sh->erase_count = calloc(geo.physical_blocks, sizeof(u32));
+	sh->pending_moves = calloc(geo.physical_blocks, sizeof(u32));
+	if (!sh->ref || !sh->l2p || !sh->content || !sh->p2l ||
+	    !sh->programmed || !sh->erase_count || !sh->pending_moves) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < geo.logical_pages; i++)
+		sh->l2p[i] = FTL_UNMAPPED;
+	for (i = 0; i < geo.physical_pages; i++)
+		sh->p2l[i] = SHADOW_NONE;
+
+	sh->in_init = true;
+	sh->ftl = ftl_create(cfg, &shadow_ops, sh, &err);
+	sh->in_init = false;
+	if (!sh->ftl)
+		goto fail;
+	/* every block starts erased once with erase count 0 */
+	for (i = 0; i < geo.physical_blocks; i++) {
+		u32 ec = ftl_block_erase_count(sh->ftl, i);
+
+		if (ec != 0 || sh->erase_count[i] != 0)
+			shadow_fail(sh, "fresh block %llu has erase count %u (callback said %u)",
+				    (unsigned long long)i, ec, sh->erase_count[i]);
+	}
+	return 0;
+fail:
+	free(sh->ref);
+	free(sh->l2p);
+	free(sh->content);
+	free(sh->p2l);
+	free(sh->programmed);
+	free(sh->erase_count);
+	free(sh->pending_moves);
+	memset(sh, 0, sizeof(*sh));
+	return err;
+}
+
+bool shadow_fini(struct shadow *sh)
+{
+	u64 before = sh->releases_total, moves = sh->moves_total;
+	u64 erases = sh->erases_total, i;
+	u64 mapped = sh->mapped;
+
+	op_begin(sh, false, 0, sh->geo.logical_pages);
+	ftl_destroy(sh->ftl);
+	op_end(sh);
+	sh->ftl = NULL;
+	if (sh->releases_total - before != mapped)
+		shadow_fail(sh, "destroy released %llu pages, %llu were valid",
+			    (unsigned long long)(sh->releases_total - before),
+			    (unsigned long long)mapped);
+	if (sh->moves_total != moves || sh->erases_total != erases)
+		shadow_fail(sh, "destroy moved or erased pages");
+	for (i = 0; i < sh->geo.physical_pages; i++)
+		if (sh->content[i]) {
+			shadow_fail(sh, "destroy left ppn %llu unreleased",
+				    (unsigned long long)i);
+			break;
+		}
+	free(sh->ref);
+	free(sh->l2p);
+	free(sh->content);
+	free(sh->p2l);
+	free(sh->programmed);
+	free(sh->erase_count);
+	free(sh->pending_moves);
+	sh->ref = NULL;
+	sh->l2p = NULL;
+	sh->content = NULL;
+	sh->p2l = NULL;
+	sh->programmed = NULL;
+	sh->erase_count = NULL;
+	sh->pending_moves = NULL;
+	return !sh->failed;
+}
+
+bool shadow_write(struct shadow *sh, u64 lpn)
+{
+	u64 rel = sh->releases_total;
+	bool was_mapped = sh->ref[lpn] != 0;
+	u32 ppn = FTL_UNMAPPED;
+	int rc;
+
+	op_begin(sh, true, lpn, lpn + 1);
+	rc = ftl_write(sh->ftl, lpn, &ppn);
+	op_end(sh);
+	if (sh->failed)
+		return false;
+	if (rc)
+		return shadow_fail(sh, "write lpn %llu: error %d",
+				   (unsigned long long)lpn, rc);
+	if (sh->releases_total - rel != (was_mapped ? 1 : 0))
+		return shadow_fail(sh, "write lpn %llu: %llu releases, expected %d",
+				   (unsigned long long)lpn,
+				   (unsigned long long)(sh->releases_total - rel),
+				   was_mapped);
+	if (!page_ok(sh, "write", ppn))
+		return false;
+	if (sh->programmed[ppn] || sh->content[ppn] ||
+	    sh->p2l[ppn] != SHADOW_NONE)
+		return shadow_fail(sh, "write lpn %llu got ppn %u, programmed since its erase",
+				   (unsigned long long)lpn, ppn);
+	sh->programmed[ppn] = 1;
+	sh->content[ppn] = (++sh->generation << 32) | (lpn & 0xffffffffULL);
+	sh->p2l[ppn] = lpn;
+	sh->l2p[lpn] = ppn;
+	sh->ref[lpn] = sh->content[ppn];
+	if (!was_mapped)
+		sh->mapped++;
+	sh->n.host_written++;
+	if (ftl_lookup(sh->ftl, lpn) != ppn)
+		return shadow_fail(sh, "write lpn %llu -> ppn %u, lookup says %u",
+				   (unsigned long long)lpn, ppn,
+				   ftl_lookup(sh->ftl, lpn));
+	return true;
+}
+
+bool shadow_read(struct shadow *sh, u64 lpn)
+{
+	u32 ppn = 0;
+	int rc;
+
+	op_begin(sh, false, 0, 0);
+	rc = ftl_read(sh->ftl, lpn, &ppn);
+	op_end(sh);
+	if (sh->failed)
+		return false;
+	if (rc)
+		return shadow_fail(sh, "read lpn %llu: error %d",
+				   (unsigned long long)lpn, rc);
+	sh->n.host_read++;
+	if (!sh->ref[lpn]) {
+		sh->n.unmapped_reads++;
+		if (ppn != FTL_UNMAPPED)
+			return shadow_fail(sh, "read lpn %llu (unwritten/discarded) gave ppn %u",
+					   (unsigned long long)lpn, ppn);
+		return true;
+	}
+	if (!page_ok(sh, "read", ppn))
+		return false;
+	if (sh->content[ppn] != sh->ref[lpn])
+		return shadow_fail(sh, "read lpn %llu: ppn %u holds %#llx, expected %#llx",
+				   (unsigned long long)lpn, ppn,
+				   (unsigned long long)sh->content[ppn],
+				   (unsigned long long)sh->ref[lpn]);
+	return true;
+}
+
+bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap)
+{
+	u64 rel = sh->releases_total, expect = 0, i;
+	s64 ret;
+
+	for (i = lpn; i < lpn + count; i++)
+		expect += sh->ref[i] != 0;
+	op_begin(sh, true, lpn, lpn + count);
+	sh->may_move = false;	/* discards never relocate */
+	ret = unmap ? ftl_unmap(sh->ftl, lpn, count) :
+		      ftl_discard(sh->ftl, lpn, count);
+	op_end(sh);
+	if (sh->failed)
+		return false;
+	if (ret != (s64)expect)
+		return shadow_fail(sh, "%s [%llu, +%llu): returned %lld, %llu pages held data",
+				   unmap ? "unmap" : "discard",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count, (long long)ret,
+				   (unsigned long long)expect);
+	if (sh->releases_total - rel != expect)
+		return shadow_fail(sh, "%s [%llu, +%llu): %llu releases for %llu valid pages",
+				   unmap ? "unmap" : "discard",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count,
+				   (unsigned long long)(sh->releases_total - rel),
+				   (unsigned long long)expect);
+	for (i = lpn; i < lpn + count; i++) {
+		sh->ref[i] = 0;
+		if (sh->l2p[i] != FTL_UNMAPPED ||
+		    ftl_lookup(sh->ftl, i) != FTL_UNMAPPED)
+			return shadow_fail(sh, "lpn %llu still mapped after discard",
+					   (unsigned long long)i);
+	}
+	sh->mapped -= expect;
+	if (!unmap) {
+		sh->n.discard_calls++;
+		sh->n.pages_discarded += count;
+		sh->n.valid_pages_discarded += expect;
+	}
+	return true;
+}
+
+bool shadow_discard_bad(struct shadow *sh, u64 lpn, u64 count, bool unmap)
+{
+	struct ftl_stats before, after;
+	u64 rel = sh->releases_total, moves = sh->moves_total;
+	u64 erases = sh->erases_total;
+	s64 ret;
+
+	ftl_get_stats(sh->ftl, &before);
+	op_begin(sh, false, 0, 0);
+	ret = unmap ? ftl_unmap(sh->ftl, lpn, count) :
+		      ftl_discard(sh->ftl, lpn, count);
+	op_end(sh);
+	if (sh->failed)
+		return false;
+	ftl_get_stats(sh->ftl, &after);
+	if (ret != -ERANGE)
+		return shadow_fail(sh, "%s [%llu, +%llu) beyond %llu pages returned %lld, not -ERANGE",
+				   unmap ? "unmap" : "discard",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count,
+				   (unsigned long long)sh->geo.logical_pages,
+				   (long long)ret);
+	if (sh->releases_total != rel || sh->moves_total != moves ||
+	    sh->erases_total != erases || memcmp(&before, &after, sizeof(before)))
+		return shadow_fail(sh, "%s [%llu, +%llu) failed but changed state",
+				   unmap ? "unmap" : "discard",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count);
+	return true;
+}
+
+void shadow_totals(const struct shadow *sh, struct shadow_counts *t)
+{
+	const u64 *a = (const u64 *)&sh->before_reset;
+	const u64 *b = (const u64 *)&sh->n;
+	u64 *out = (u64 *)t;
+	size_t i;
+
+	for (i = 0; i < sizeof(*t) / sizeof(u64); i++)
+		out[i] = a[i] + b[i];
+}
+
+void shadow_reset_stats(struct shadow *sh)
+{
+	op_begin(sh, false, 0, 0);
+	ftl_reset_stats(sh->ftl);
+	op_end(sh);
+	shadow_totals(sh, &sh->before_reset);
+	memset(&sh->n, 0, sizeof(sh->n));
+}
+
+#define EQ(field, want) do {						\
+	if ((u64)(s.field) != (u64)(want))				\
+		return shadow_fail(sh, "stats." #field " = %llu, expected %llu", \
+				   (unsigned long long)(s.field),	\
+				   (unsigned long long)(want));		\
+} while (0)
+
+bool shadow_check_stats(struct shadow *sh)
+{
+	struct ftl_stats s;
+	u64 min = U64_MAX, max = 0, sum = 0, mean, waf, b;
+
+	if (sh->failed)
+		return false;
+	ftl_get_stats(sh->ftl, &s);
+	EQ(host_pages_written, sh->n.host_written);
+	EQ(host_pages_read, sh->n.host_read);
+	EQ(unmapped_reads, sh->n.unmapped_reads);
+	EQ(discard_calls, sh->n.discard_calls);
+	EQ(pages_discarded, sh->n.pages_discarded);
+	EQ(valid_pages_discarded, sh->n.valid_pages_discarded);
+	EQ(nand_pages_written, sh->n.host_written + sh->n.moves);
+	EQ(gc_relocations, sh->n.gc_moves);
+	EQ(wl_relocations, sh->n.wl_moves);
+	EQ(gc_relocations + s.wl_relocations, sh->n.moves);
+	EQ(gc_runs, sh->n.gc_runs);
+	EQ(wl_runs, sh->n.wl_runs);
+	EQ(erases, sh->n.erases);
+	EQ(valid_pages, sh->mapped);
+	if (s.free_blocks > sh->geo.physical_blocks)
+		return shadow_fail(sh, "stats.free_blocks %llu > %u blocks",
+				   (unsigned long long)s.free_blocks,
+				   sh->geo.physical_blocks);
+	for (b = 0; b < sh->geo.physical_blocks; b++) {
+		u64 ec = sh->erase_count[b];
+
+		min = ec < min ? ec : min;
+		max = ec > max ? ec : max;
+		sum += ec;
+	}
+	EQ(erase_min, min);
+	EQ(erase_max, max);
+	mean = sum * 1000 / sh->geo.physical_blocks;
+	if (s.erase_mean_milli + 1 < mean || s.erase_mean_milli > mean + 1)
+		return shadow_fail(sh, "stats.erase_mean_milli = %llu, expected %llu",
+				   (unsigned long long)s.erase_mean_milli,
+				   (unsigned long long)mean);
+	waf = s.host_pages_written ?
+		s.nand_pages_written * 1000 / s.host_pages_written : 0;
+	if (s.waf_milli + 1 < waf || s.waf_milli > waf + 1)
+		return shadow_fail(sh, "stats.waf_milli = %llu, expected %llu",
+				   (unsigned long long)s.waf_milli,
+				   (unsigned long long)waf);
+	return true;
+}
+
+bool shadow_verify(struct shadow *sh)
+{
+	u64 i, mapped = 0;
+
+	if (!shadow_check_stats(sh))
+		return false;
+	if (ftl_check(sh->ftl))
+		return shadow_fail(sh, "ftl_check() failed");
+	for (i = 0; i < sh->geo.logical_pages; i++) {
+		u32 ppn = ftl_lookup(sh->ftl, i);
+
+		if (ppn != sh->l2p[i])
+			return shadow_fail(sh, "lookup lpn %llu = %u, shadow map says %u",
+					   (unsigned long long)i, ppn, sh->l2p[i]);
+		if (!sh->ref[i]) {
+			if (ppn != FTL_UNMAPPED)
+				return shadow_fail(sh, "lpn %llu should be unmapped, maps to %u",
+						   (unsigned long long)i, ppn);
+			continue;
+		}
+		mapped++;
+		if (!page_ok(sh, "lookup", ppn))
+			return false;
+		if (sh->content[ppn] != sh->ref[i] || sh->p2l[ppn] != i)
+			return shadow_fail(sh, "lpn %llu -> ppn %u holds %#llx, expected %#llx",
+					   (unsigned long long)i, ppn,
+					   (unsigned long long)sh->content[ppn],
+					   (unsigned long long)sh->ref[i]);
+	}
+	if (mapped != sh->mapped)
+		return shadow_fail(sh, "%llu pages mapped, shadow counted %llu",
+				   (unsigned long long)mapped,
+				   (unsigned long long)sh->mapped);
+	for (i = 0; i < sh->geo.physical_pages; i++) {
+		u64 lpn = sh->p2l[i];
+
+		if (lpn == SHADOW_NONE) {
+			if (sh->content[i])
+				return shadow_fail(sh, "ppn %llu holds content but no lpn",
+						   (unsigned long long)i);
+			continue;
+		}
+		if (lpn >= sh->geo.logical_pages || sh->l2p[lpn] != i)
+			return shadow_fail(sh, "ppn %llu claims lpn %llu, which maps elsewhere",
+					   (unsigned long long)i,
+					   (unsigned long long)lpn);
+	}
+	for (i = 0; i < sh->geo.physical_blocks; i++)
+		if (ftl_block_erase_count(sh->ftl, i) != sh->erase_count[i])
+			return shadow_fail(sh, "block %llu erase count %u, callbacks said %u",
+					   (unsigned long long)i,
+					   ftl_block_erase_count(sh->ftl, i),
+					   sh->erase_count[i]);
+	return true;
+}

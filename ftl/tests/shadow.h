@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shadow.h - a reference data store around one FTL instance, shared by the
+ * unit tests, the model test and the fuzzer.
+ *
+ * The core keeps no data, so the shadow keeps it: a "content" word per
+ * physical page, handed over by the move callback and cleared by the release
+ * callback, plus a plain reference array of what every logical page must
+ * read back. On top it mirrors the physical->logical map, the NAND
+ * program-once rule, per-block erase counts and every counter the core
+ * reports, and checks them against the core after each operation.
+ *
+ * Nothing here aborts: the first violation is recorded in sh->err and
+ * sh->failed is set; callers (cmocka tests, the fuzzer) decide what to do.
+ */
+#ifndef FTL_TESTS_SHADOW_H
+#define FTL_TESTS_SHADOW_H
+
+#include "../ftl.h"
+
+#define SHADOW_NONE	U64_MAX
+
+struct shadow_counts {
+	u64 host_written;
+	u64 host_read;
+	u64 unmapped_reads;
+	u64 discard_calls;
+	u64 pages_discarded;
+	u64 valid_pages_discarded;
+	u64 moves;
+	u64 gc_moves;		/* moves attributed by collected(!wl) */
+	u64 wl_moves;		/* moves attributed by collected(wl) */
+	u64 gc_runs;
+	u64 wl_runs;
+	u64 erases;
+	u64 releases;
+};
+
+struct shadow {
+	struct ftl *ftl;
+	struct ftl_config cfg;
+	struct ftl_geometry geo;
+
+	u64 *ref;		/* per lpn: expected content, 0 = reads zeroes */
+	u64 *content;		/* per ppn: stored content, 0 = none */
+	u64 *p2l;		/* per ppn: lpn whose data it holds, or NONE */
+	u32 *l2p;		/* per lpn: ppn, or FTL_UNMAPPED */
+	u8 *programmed;		/* per ppn: programmed since its block's erase */
+	u32 *erase_count;	/* per block, from the erased callback */
+	u32 *pending_moves;	/* per block: pages moved out since erase */
+	u64 generation;		/* content = generation << 32 | lpn */
+	u64 mapped;		/* lpns holding data */
+
+	struct shadow_counts n;	/* since the last ftl_reset_stats() */
+	struct shadow_counts before_reset; /* sums of n at earlier resets */
+	u64 releases_total;	/* never reset */
+	u64 moves_total;
+	u64 erases_total;
+
+	/* the operation in progress: which callbacks it may cause */
+	bool in_init;
+	bool may_move;		/* GC / WL may run (writes) */
+	bool may_erase;
+	u64 rel_lo, rel_hi;	/* lpns whose pages it may release */
+	u64 init_erases;	/* erased callbacks during ftl_create() */
+
+	bool failed;
+	char err[512];
+};
+
+/* Record the first failure; later ones are ignored. Returns false. */
+bool shadow_fail(struct shadow *sh, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The callbacks, usable on their own with a struct shadow as ctx. */
+extern const struct ftl_ops shadow_ops;
+
+/* Create the FTL with shadow_ops; 0 or the ftl_create() error. */
+int shadow_init(struct shadow *sh, const struct ftl_config *cfg);
+/* Destroy the FTL, check every valid page was released exactly once. */
+bool shadow_fini(struct shadow *sh);
+
+/* One FTL operation, checked against the reference. */
+bool shadow_write(struct shadow *sh, u64 lpn);
+bool shadow_read(struct shadow *sh, u64 lpn);
+/* Discard (or unmap) a range that fits; checks return and side effects. */
+bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap);
+/* A range that does not fit: -ERANGE and nothing changed. */
+bool shadow_discard_bad(struct shadow *sh, u64 lpn, u64 count, bool unmap);
+void shadow_reset_stats(struct shadow *sh);
+/* Counters since shadow_init(), across resets. */
+void shadow_totals(const struct shadow *sh, struct shadow_counts *t);
+
+/* Counters and state of the core against the shadow's (cheap). */
+bool shadow_check_stats(struct shadow *sh);
+/* Everything: ftl_check(), every lookup, every ppn, counters (O(pages)). */
+bool shadow_verify(struct shadow *sh);
+
+/* splitmix64 - seeded PRNG for the tests and seed derivation */
+static inline u64 splitmix64(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline u64 rnd_below(u64 *state, u64 n)
+{
+	return n ? splitmix64(state) % n : 0;
+}
+
+#endif /* FTL_TESTS_SHADOW_H */
