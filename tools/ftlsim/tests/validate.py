@@ -93,30 +93,44 @@ def desnoyers_waf(a):
 def data_ratio(j):
     """The model's a from one ftlsim --json result.
 
-    The model's device is a circular log of T pages holding U logical
-    pages, with cleaning done exactly when a page is needed, so every one
-    of the T pages is in the log and holds (valid or stale) data; a = T/U.
+    The model's device is one log of T physical pages holding U logical
+    pages, cleaned exactly when a page is needed, so every one of the T
+    pages holds (valid or stale) data; a = T / U.
 
-    In the FTL not every physical block is in that log:
-      - open_blocks (host + GC stream) are being filled; on average they
-        are half written, but what matters for the model is the log of
-        *closed* blocks the cleaner chooses from;
-      - the free pool: GC starts when a host write needs a new block and
-        free < gc_low_blocks and stops at free >= gc_high_blocks, so the
-        pool never drains below the reserve GC needs for itself; those
-        blocks hold no data.
-    So T = (physical_blocks - open_blocks - F) * pages_per_block, F the
-    number of free blocks held back from the log. We take F from the
-    geometry, FREE_HELD(j) below, and print the measured mean free-block
-    count (ftlsim samples free_blocks 100 times per run) next to it.
+    In the FTL some physical blocks hold no data at a given moment:
+      - open_blocks (the host and the GC stream) are being filled; we
+        count them as holding nothing, as a whole;
+      - the free pool. The core runs GC only when the host needs a new
+        open block and free < gc_low_blocks, and then until free >=
+        gc_high_blocks; the host then takes one. So right after a host
+        block is opened the pool holds gc_high - 1 blocks and it drains,
+        one per host block filled, to gc_low - 1 before the next GC:
+        its time average is (gc_low + gc_high) / 2 - 1 blocks (1 with
+        the default watermarks 2/2). ftlsim samples free_blocks 100
+        times per run; the mean it reports (free_blocks_mean) agrees with
+        this figure (1.00 for 2/2, 20.5 for 2/40, 29.0 for 20/40), so we
+        use the geometry-based one.
+    a = (physical_blocks - open_blocks - free_held) * pages_per_block
+        / logical_pages.
+
+    Counting the open blocks as half full instead (their time average:
+    both fill from empty to full between openings) is a little closer
+    still; a_open_half() computes it, the test prints both and asserts
+    on the one above.
     """
     return ((j["physical_blocks"] - j["open_blocks"] - free_held(j)) *
             j["pages_per_block"] / j["logical_pages"])
 
 
+def a_open_half(j):
+    return ((j["physical_blocks"] - j["open_blocks"] / 2.0 - free_held(j)) *
+            j["pages_per_block"] / j["logical_pages"])
+
+
 def free_held(j):
-    # Free blocks the core keeps out of the log: see data_ratio().
-    return (j["gc_low_blocks"] + j["gc_high_blocks"]) / 2.0
+    # Time-averaged free blocks the core keeps out of the log; see
+    # data_ratio().
+    return (j["gc_low_blocks"] + j["gc_high_blocks"]) / 2.0 - 1
 
 
 # ---- tests --------------------------------------------------------------
@@ -126,10 +140,12 @@ LOGICAL_BLOCKS = 4096            # 262144 logical pages of the model tests
 LOGICAL = LOGICAL_BLOCKS * PPB
 # op_percent for a ~ 1.1, 1.2, 1.5 (spare = ceil(L * op / 100 / PPB) blocks)
 MODEL_OPS = [(1.1, 10), (1.2, 20), (1.5, 50)]
-# Steady state: --fill lays the data out sequentially, a state FIFO/greedy
-# leave after a couple of capacity writes; --warmup 4 (not counted:
-# ftlsim resets the counters after it) then --writes 8 measured.
-STEADY = ["--fill", "--warmup", 4, "--writes", 8]
+# Steady state: --fill lays the data out sequentially; under uniform random
+# writes FIFO's WAF per capacity written is 5.38 in the first, then within
+# +-0.3 % of 5.69 from the second on (a ~ 1.1, --csv-interval = capacity).
+# So --warmup 4 capacities (not counted: ftlsim resets the counters after
+# it), then --writes 10 measured.
+STEADY = ["--fill", "--warmup", 4, "--writes", 10]
 
 
 def model_args(op, policy, seed=1):
@@ -138,25 +154,34 @@ def model_args(op, policy, seed=1):
             "--wl-threshold", 0, "--seed", seed] + STEADY
 
 
+def model_line(label, j):
+    a = data_ratio(j)
+    model = desnoyers_waf(a)
+    err = (j["waf"] - model) / model
+    a2 = a_open_half(j)
+    m2 = desnoyers_waf(a2)
+    report(abs(err) <= 0.03,
+           "Desnoyers FIFO model, %s: a=%.4f [(%d phys - %d open - %.1f "
+           "free held (measured mean free %.2f)) * %d / %d] model WAF %.4f, "
+           "ftlsim fifo WAF %.4f, error %+.2f%% (limit 3%%); open blocks "
+           "half full: a=%.4f model %.4f error %+.2f%%" %
+           (label, a, j["physical_blocks"], j["open_blocks"], free_held(j),
+            j["free_blocks_mean"], j["pages_per_block"], j["logical_pages"],
+            model, j["waf"], 100 * err, a2, m2,
+            100 * (j["waf"] - m2) / m2))
+
+
 def test_model_and_greedy():
     runs = []
     for target, op in MODEL_OPS:
         runs.append(model_args(op, "fifo"))
         runs.append(model_args(op, "greedy"))
+    # The free-pool term of a: wide GC watermarks hold ~20 blocks back.
+    runs.append(model_args(10, "fifo") + ["--gc-low", 2, "--gc-high", 40])
     res = parallel(runs)
     for i, (target, op) in enumerate(MODEL_OPS):
-        fifo, greedy = res[2 * i], res[2 * i + 1]
-        a = data_ratio(fifo)
-        model = desnoyers_waf(a)
-        err = (fifo["waf"] - model) / model
-        report(abs(err) <= 0.03,
-               "Desnoyers FIFO model, a~%.1f (op %d%%): a=%.4f "
-               "[blocks %d phys - %d open - %.1f free held (measured mean "
-               "free %.2f)] model WAF %.4f, ftlsim fifo WAF %.4f, "
-               "error %+.2f%% (limit 3%%)" %
-               (target, op, a, fifo["physical_blocks"], fifo["open_blocks"],
-                free_held(fifo), fifo["free_blocks_mean"], model,
-                fifo["waf"], 100 * err))
+        model_line("a~%.1f (op %d%%)" % (target, op), res[2 * i])
+    model_line("a~1.1 (op 10%, --gc-low 2 --gc-high 40)", res[-1])
     for i, (target, op) in enumerate(MODEL_OPS):
         fifo, greedy = res[2 * i], res[2 * i + 1]
         report(greedy["waf"] <= fifo["waf"],
@@ -178,17 +203,22 @@ def test_trim():
 
 def test_wear_leveling():
     # A small device written many times over, so the erase counts of the
-    # blocks holding cold data fall far behind without static WL.
+    # blocks holding cold data fall far behind without static WL. The
+    # spread without WL keeps growing (225 after 100 capacities, 474
+    # after 400); with it it levels off at ~150-180: the core checks
+    # for wear leveling only every physical_blocks / 16 erases, and the
+    # cold data it moves lands on a young free block again (see
+    # README.md). 400 capacities make the difference clear.
     base = ["--logical-pages", 512 * PPB, "--pages-per-block", PPB,
             "--op-percent", 10, "--policy", "greedy",
             "--workload", "hotcold:10:90", "--seed", 3, "--fill",
-            "--writes", 100]
+            "--writes", 400]
     off, on = parallel([base + ["--wl-threshold", 0],
                         base + ["--wl-threshold", 16]])
     so = off["erase_max"] - off["erase_min"]
     sn = on["erase_max"] - on["erase_min"]
     report(sn * 2 <= so,
-           "static WL halves the erase spread (hotcold 10:90, 100x "
+           "static WL halves the erase spread (hotcold 10:90, 400x "
            "capacity): spread without WL %d (min %d max %d), with "
            "--wl-threshold 16 %d (min %d max %d, %d WL runs); WAF %.3f vs "
            "%.3f" % (so, off["erase_min"], off["erase_max"], sn,
