@@ -12,13 +12,14 @@
 # Host programs copied into the guest (with their libraries). Missing optional
 # ones are only warned about.
 VM_TOOLS=(
+	dash bash
 	fio blkdiscard fstrim blockdev losetup
 	mkfs.vfat mkfs.fat fsck.fat fsck.vfat fatlabel
 	mke2fs mkfs.ext4 e2fsck fsck.ext4 debugfs dumpe2fs tune2fs filefrag
 	blktrace blkparse btt sfdisk
 	kmod
 )
-VM_TOOLS_REQUIRED="fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod"
+VM_TOOLS_REQUIRED="dash bash fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod"
 
 # In-tree modules (their dependency closure, softdeps included, is added).
 VM_KMODS=(
@@ -102,6 +103,19 @@ base_build() {
 		fi
 		rm -f "$r$p" "$r/bin/$t" "$r/sbin/$t" "$r/usr/bin/$t" "$r/usr/sbin/$t"
 		_copy_with_libs "$p" "$r"
+	done
+	# /bin/sh is dash, not busybox ash: Debian's busybox-static runs its own
+	# applets in preference to $PATH ("standalone shell"), so under ash
+	# blkdiscard, losetup, modprobe, mkfs.vfat... would be busybox's.
+	rm -f "$r/bin/sh"
+	ln -s "$(PATH=/usr/bin:/bin command -v dash)" "$r/bin/sh"
+	# terminfo for bash's line editing in --shell
+	for t in l/linux v/vt100 v/vt220 x/xterm x/xterm-256color d/dumb; do
+		[ -f "/usr/share/terminfo/$t" ] && p=/usr/share/terminfo/$t ||
+			p=/lib/terminfo/$t
+		[ -f "$p" ] || continue
+		mkdir -p "$r$(dirname "$p")"
+		cp "$p" "$r$p"
 	done
 	# kmod's module tools (handle softdeps, options, modules.dep.bin).
 	for t in modprobe insmod rmmod lsmod modinfo depmod; do
