@@ -181,8 +181,8 @@ static void bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	usage(stderr);
+	fprintf(stderr, "\nusage: %s [options]; %s --help lists them\n",
+		prog, prog);
 	exit(2);
 }
 
@@ -298,7 +298,8 @@ static const struct option longopts[] = {
 
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	int c;
+	int c, li;
+	char name[64];
 
 	memset(o, 0, sizeof(*o));
 	o->page_size = FTL_DEFAULT_PAGE_SIZE;
@@ -311,9 +312,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->seed = 1;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		const char *name = optind > 1 ? argv[optind - 1] : "?";
-
+	for (;;) {
+		li = -1;
+		c = getopt_long(argc, argv, ":h", longopts, &li);
+		if (c == -1)
+			break;
+		snprintf(name, sizeof(name), "--%s",
+			 li >= 0 ? longopts[li].name : "?");
 		switch (c) {
 		case O_LOGICAL:
 			o->logical_pages = parse_size(name, optarg);

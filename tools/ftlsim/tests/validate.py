@@ -204,21 +204,22 @@ def test_trim():
 def test_wear_leveling():
     # A small device written many times over, so the erase counts of the
     # blocks holding cold data fall far behind without static WL. The
-    # spread without WL keeps growing (225 after 100 capacities, 474
-    # after 400); with it it levels off at ~150-180: the core checks
-    # for wear leveling only every physical_blocks / 16 erases, and the
-    # cold data it moves lands on a young free block again (see
-    # README.md). 400 capacities make the difference clear.
+    # spread without WL keeps growing (seed 3: 225 after 100 capacities,
+    # 474 after 400, 599 after 800); with --wl-threshold 16 it stays at
+    # ~150-250, well above 16: the core checks for wear leveling only
+    # every physical_blocks / 16 erases, and the cold data it moves lands
+    # on a young free block again (see README.md). 800 capacities (about
+    # 1 s per run) make the difference clear for every seed tried.
     base = ["--logical-pages", 512 * PPB, "--pages-per-block", PPB,
             "--op-percent", 10, "--policy", "greedy",
             "--workload", "hotcold:10:90", "--seed", 3, "--fill",
-            "--writes", 400]
+            "--writes", 800]
     off, on = parallel([base + ["--wl-threshold", 0],
                         base + ["--wl-threshold", 16]])
     so = off["erase_max"] - off["erase_min"]
     sn = on["erase_max"] - on["erase_min"]
     report(sn * 2 <= so,
-           "static WL halves the erase spread (hotcold 10:90, 400x "
+           "static WL halves the erase spread (hotcold 10:90, 800x "
            "capacity): spread without WL %d (min %d max %d), with "
            "--wl-threshold 16 %d (min %d max %d, %d WL runs); WAF %.3f vs "
            "%.3f" % (so, off["erase_min"], off["erase_max"], sn,
