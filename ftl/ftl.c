@@ -95,14 +95,14 @@ static const char * const ftl_policy_names[FTL_GC_NR_POLICIES] = {
 
 /* ---- block lists ---- */
 
-static void list_init(struct ftl_list *list)
+static void blist_init(struct ftl_list *list)
 {
 	list->head = FTL_NONE;
 	list->tail = FTL_NONE;
 	list->len = 0;
 }
 
-static void list_add_tail(struct ftl_list *list, struct ftl_link *links,
+static void blist_add_tail(struct ftl_list *list, struct ftl_link *links,
 			  u32 b)
 {
 	links[b].prev = list->tail;
@@ -115,7 +115,7 @@ static void list_add_tail(struct ftl_list *list, struct ftl_link *links,
 	list->len++;
 }
 
-static void list_del(struct ftl_list *list, struct ftl_link *links, u32 b)
+static void blist_del(struct ftl_list *list, struct ftl_link *links, u32 b)
 {
 	u32 prev = links[b].prev, next = links[b].next;
 
@@ -134,15 +134,15 @@ static void list_del(struct ftl_list *list, struct ftl_link *links, u32 b)
 
 static void closed_insert(struct ftl *ftl, u32 b)
 {
-	list_add_tail(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links,
+	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links,
 		      b);
-	list_add_tail(&ftl->closed, ftl->closed_links, b);
+	blist_add_tail(&ftl->closed, ftl->closed_links, b);
 }
 
 static void closed_remove(struct ftl *ftl, u32 b)
 {
-	list_del(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links, b);
-	list_del(&ftl->closed, ftl->closed_links, b);
+	blist_del(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links, b);
+	blist_del(&ftl->closed, ftl->closed_links, b);
 }
 
 /* ---- free pool: min-heap on (erase_count, block number) ---- */
@@ -235,11 +235,11 @@ static void invalidate_ppn(struct ftl *ftl, u32 ppn)
 	bool closed = blk->state == FTL_BLOCK_CLOSED;
 
 	if (closed)
-		list_del(&ftl->buckets[blk->valid], ftl->bucket_links, b);
+		blist_del(&ftl->buckets[blk->valid], ftl->bucket_links, b);
 	ftl->p2l[ppn] = FTL_UNMAPPED;
 	blk->valid--;
 	if (closed)
-		list_add_tail(&ftl->buckets[blk->valid], ftl->bucket_links, b);
+		blist_add_tail(&ftl->buckets[blk->valid], ftl->bucket_links, b);
 }
 
 static void close_open_block(struct ftl *ftl, enum ftl_stream stream)
@@ -618,8 +618,8 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	for (i = 0; i < geo.physical_pages; i++)
 		ftl->p2l[i] = FTL_UNMAPPED;
 	for (i = 0; i <= geo.pages_per_block; i++)
-		list_init(&ftl->buckets[i]);
-	list_init(&ftl->closed);
+		blist_init(&ftl->buckets[i]);
+	blist_init(&ftl->closed);
 	for (i = 0; i < geo.physical_blocks; i++) {
 		ftl->bucket_links[i] = (struct ftl_link){ FTL_NONE, FTL_NONE };
 		ftl->closed_links[i] = (struct ftl_link){ FTL_NONE, FTL_NONE };
