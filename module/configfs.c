@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs interface, the way null_blk does it:
+ *
+ *   mkdir /sys/kernel/config/ftlblk/<name>      a powered-off device
+ *   echo 1024 > .../<name>/size                 set attributes (MiB, ...)
+ *   echo 1 > .../<name>/power                   create /dev/ftlblkN
+ *   cat .../<name>/index                        N
+ *   echo 0 > .../<name>/power                   remove it (-EBUSY if open)
+ *   rmdir .../<name>                            remove it even if open
+ *
+ * /sys/kernel/config/ftlblk/features lists every attribute.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ftlblk.h"
+
+struct ftlblk_item {
+	struct config_item item;
+	struct ftlblk_config cfg;
+	struct ftlblk_dev *dev;		/* non-NULL while powered on */
+};
+
+/*
+ * Protects cfg and dev of every item, so that an attribute write cannot
+ * race with power on/off and two power writes cannot race each other.
+ */
+static DEFINE_MUTEX(ftlblk_cfg_lock);
+
+static struct ftlblk_item *to_ftlblk_item(struct config_item *item)
+{
+	return container_of(item, struct ftlblk_item, item);
+}
+
+/* The written value without its trailing newline, for error messages. */
+static int value_len(const char *page, size_t count)
+{
+	return count && page[count - 1] == '\n' ? count - 1 : count;
+}
+
+static ssize_t field_show(struct config_item *item, enum ftlblk_field_id id,
+			  char *page)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	unsigned int value;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	value = fi->cfg.val[id];
+	mutex_unlock(&ftlblk_cfg_lock);
+	if (id == FTLBLK_GC_POLICY)
+		return sysfs_emit(page, "%s\n", ftl_policy_name(value));
+	return sysfs_emit(page, "%u\n", value);
+}
+
+static int field_parse(struct config_item *item, enum ftlblk_field_id id,
+		       const char *page, size_t count, unsigned int *value)
+{
+	int ret;
+
+	if (id == FTLBLK_GC_POLICY) {
+		ret = ftl_policy_parse(page);
+		*value = ret;
+	} else {
+		ret = kstrtouint(page, 0, value);
+	}
+	if (ret < 0) {
+		pr_err("%s: invalid %s '%.*s': allowed %s\n",
+		       config_item_name(item), ftlblk_fields[id].name,
+		       value_len(page, count), page, ftlblk_fields[id].help);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t field_store(struct config_item *item, enum ftlblk_field_id id,
+			   const char *page, size_t count)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	unsigned int value;
+	int err;
+
+	err = field_parse(item, id, page, count, &value);
+	if (err)
+		return err;
+	mutex_lock(&ftlblk_cfg_lock);
+	if (fi->dev) {
+		pr_err("%s: cannot change %s while powered on\n",
+		       config_item_name(item), ftlblk_fields[id].name);
+		err = -EBUSY;
+	} else {
+		err = ftlblk_field_check(id, value, config_item_name(item));
+		if (!err)
+			fi->cfg.val[id] = value;
+	}
+	mutex_unlock(&ftlblk_cfg_lock);
+	return err ? err : count;
+}
+
+#define FTLBLK_FIELD_ATTR(_name, _id)					\
+static ssize_t ftlblk_item_##_name##_show(struct config_item *item,	\
+					  char *page)			\
+{									\
+	return field_show(item, _id, page);				\
+}									\
+static ssize_t ftlblk_item_##_name##_store(struct config_item *item,	\
+					   const char *page,		\
+					   size_t count)		\
+{									\
+	return field_store(item, _id, page, count);			\
+}									\
+CONFIGFS_ATTR(ftlblk_item_, _name)
+
+FTLBLK_FIELD_ATTR(size, FTLBLK_SIZE);
+FTLBLK_FIELD_ATTR(blocksize, FTLBLK_BLOCKSIZE);
+FTLBLK_FIELD_ATTR(page_size, FTLBLK_PAGE_SIZE);
+FTLBLK_FIELD_ATTR(pages_per_block, FTLBLK_PAGES_PER_BLOCK);
+FTLBLK_FIELD_ATTR(op_percent, FTLBLK_OP_PERCENT);
+FTLBLK_FIELD_ATTR(gc_policy, FTLBLK_GC_POLICY);
+FTLBLK_FIELD_ATTR(wl_threshold, FTLBLK_WL_THRESHOLD);
+FTLBLK_FIELD_ATTR(gc_low_blocks, FTLBLK_GC_LOW_BLOCKS);
+FTLBLK_FIELD_ATTR(gc_high_blocks, FTLBLK_GC_HIGH_BLOCKS);
+FTLBLK_FIELD_ATTR(discard, FTLBLK_DISCARD);
+FTLBLK_FIELD_ATTR(max_discard_segments, FTLBLK_MAX_DISCARD_SEGMENTS);
+FTLBLK_FIELD_ATTR(max_discard_sectors, FTLBLK_MAX_DISCARD_SECTORS);
+FTLBLK_FIELD_ATTR(submit_queues, FTLBLK_SUBMIT_QUEUES);
+FTLBLK_FIELD_ATTR(hw_queue_depth, FTLBLK_HW_QUEUE_DEPTH);
+
+static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	bool on;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	on = fi->dev;
+	mutex_unlock(&ftlblk_cfg_lock);
+	return sysfs_emit(page, "%d\n", on);
+}
+
+static ssize_t ftlblk_item_power_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	const char *name = config_item_name(item);
+	int err = 0;
+	bool on;
+
+	if (kstrtobool(page, &on)) {
+		pr_err("%s: invalid power '%.*s': allowed 0 or 1\n", name,
+		       value_len(page, count), page);
+		return -EINVAL;
+	}
+	mutex_lock(&ftlblk_cfg_lock);
+	if (on && !fi->dev) {
+		err = ftlblk_create(&fi->cfg, name, &fi->dev);
+	} else if (!on && fi->dev) {
+		err = ftlblk_remove(fi->dev, false);
+		if (!err)
+			fi->dev = NULL;
+	}
+	mutex_unlock(&ftlblk_cfg_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(ftlblk_item_, power);
+
+static ssize_t ftlblk_item_index_show(struct config_item *item, char *page)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	int index;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	index = fi->dev ? fi->dev->index : -1;
+	mutex_unlock(&ftlblk_cfg_lock);
+	return sysfs_emit(page, "%d\n", index);
+}
+CONFIGFS_ATTR_RO(ftlblk_item_, index);
+
+static struct configfs_attribute *ftlblk_item_attrs[] = {
+	&ftlblk_item_attr_size,
+	&ftlblk_item_attr_blocksize,
+	&ftlblk_item_attr_page_size,
+	&ftlblk_item_attr_pages_per_block,
+	&ftlblk_item_attr_op_percent,
+	&ftlblk_item_attr_gc_policy,
+	&ftlblk_item_attr_wl_threshold,
+	&ftlblk_item_attr_gc_low_blocks,
+	&ftlblk_item_attr_gc_high_blocks,
+	&ftlblk_item_attr_discard,
+	&ftlblk_item_attr_max_discard_segments,
+	&ftlblk_item_attr_max_discard_sectors,
+	&ftlblk_item_attr_submit_queues,
+	&ftlblk_item_attr_hw_queue_depth,
+	&ftlblk_item_attr_power,
+	&ftlblk_item_attr_index,
+	NULL,
+};
+
+static void ftlblk_item_release(struct config_item *item)
+{
+	kfree(to_ftlblk_item(item));
+}
+
+static struct configfs_item_operations ftlblk_item_ops = {
+	.release = ftlblk_item_release,
+};
+
+static const struct config_item_type ftlblk_item_type = {
+	.ct_item_ops = &ftlblk_item_ops,
+	.ct_attrs = ftlblk_item_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *ftlblk_make_item(struct config_group *group,
+					    const char *name)
+{
+	struct ftlblk_item *fi = kzalloc(sizeof(*fi), GFP_KERNEL);
+
+	if (!fi)
+		return ERR_PTR(-ENOMEM);
+	fi->cfg = ftlblk_defaults;
+	config_item_init_type_name(&fi->item, name, &ftlblk_item_type);
+	return &fi->item;
+}
+
+/* rmdir cannot fail, so an open device is removed anyway (hot unplug). */
+static void ftlblk_drop_item(struct config_group *group,
+			     struct config_item *item)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+
+	mutex_lock(&ftlblk_cfg_lock);
+	if (fi->dev) {
+		ftlblk_remove(fi->dev, true);
+		fi->dev = NULL;
+	}
+	mutex_unlock(&ftlblk_cfg_lock);
+	config_item_put(item);
+}
+
+static ssize_t ftlblk_group_features_show(struct config_item *item,
+					  char *page)
+{
+	struct configfs_attribute **attr;
+	int len = 0;
+
+	for (attr = ftlblk_item_attrs; *attr; attr++)
+		len += sysfs_emit_at(page, len, "%s%s",
+				     attr == ftlblk_item_attrs ? "" : ",",
+				     (*attr)->ca_name);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+CONFIGFS_ATTR_RO(ftlblk_group_, features);
+
+static struct configfs_attribute *ftlblk_group_attrs[] = {
+	&ftlblk_group_attr_features,
+	NULL,
+};
+
+static struct configfs_group_operations ftlblk_group_ops = {
+	.make_item = ftlblk_make_item,
+	.drop_item = ftlblk_drop_item,
+};
+
+static const struct config_item_type ftlblk_group_type = {
+	.ct_group_ops = &ftlblk_group_ops,
+	.ct_attrs = ftlblk_group_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct configfs_subsystem ftlblk_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = "ftlblk",
+			.ci_type = &ftlblk_group_type,
+		},
+	},
+};
+
+int ftlblk_configfs_init(void)
+{
+	config_group_init(&ftlblk_subsys.su_group);
+	mutex_init(&ftlblk_subsys.su_mutex);
+	return configfs_register_subsystem(&ftlblk_subsys);
+}
+
+void ftlblk_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&ftlblk_subsys);
+}

@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftlblk - a RAM-backed flash SSD whose flash translation layer consumes
+ * discard requests.
+ *
+ * Data lives in pages allocated on first write, one (or 2^page_order)
+ * per physical flash page, indexed by physical page number. The FTL core
+ * decides where each logical page goes; when it garbage-collects it hands
+ * the data page over to the new physical page (a pointer move), and when
+ * a physical page stops holding valid data (overwrite, discard, erase) its
+ * memory is freed at once.
+ *
+ * Discard contract: logical pages fully covered by a discard are unmapped
+ * (memory freed, never copied by GC again); the covered sectors of a
+ * partly covered page are zeroed by a read-modify-write of that page (and
+ * the page is unmapped if it is then all zeroes). Every discarded sector
+ * reads back as zeroes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "ftlblk.h"
+#include "trace.h"
+
+#define FTLBLK_MINORS		16
+#define FTLBLK_MAX_SIZE_MIB	65536
+
+const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
+	[FTLBLK_SIZE] = { "size", 1, FTLBLK_MAX_SIZE_MIB, false,
+			  "1..65536 (MiB)" },
+	[FTLBLK_BLOCKSIZE] = { "blocksize", 512, 4096, true,
+			       "512 or 4096 (bytes)" },
+	[FTLBLK_PAGE_SIZE] = { "page_size", FTL_MIN_PAGE_SIZE,
+			       FTL_MAX_PAGE_SIZE, true,
+			       "4096, 8192 or 16384 (bytes)" },
+	[FTLBLK_PAGES_PER_BLOCK] = { "pages_per_block",
+				     FTL_MIN_PAGES_PER_BLOCK,
+				     FTL_MAX_PAGES_PER_BLOCK, false,
+				     "2..4096 (flash pages per erase block)" },
+	[FTLBLK_OP_PERCENT] = { "op_percent", FTL_MIN_OP_PERCENT,
+				FTL_MAX_OP_PERCENT, false,
+				"1..100 (percent of the logical capacity)" },
+	[FTLBLK_GC_POLICY] = { "gc_policy", 0, FTL_GC_NR_POLICIES - 1, false,
+			       "greedy, fifo or cost-benefit" },
+	[FTLBLK_WL_THRESHOLD] = { "wl_threshold", 0, 1000000, false,
+				  "0..1000000 (erase-count spread; 0 = static wear leveling off)" },
+	[FTLBLK_GC_LOW_BLOCKS] = { "gc_low_blocks", 0, 1024, false,
+				   "0 (default 2) or 2..1024 (free blocks)" },
+	[FTLBLK_GC_HIGH_BLOCKS] = { "gc_high_blocks", 0, 1024, false,
+				    "0 (= gc_low_blocks) or gc_low_blocks..1024 (free blocks)" },
+	[FTLBLK_DISCARD] = { "discard", 0, 1, false, "0 or 1" },
+	[FTLBLK_MAX_DISCARD_SEGMENTS] = { "max_discard_segments", 1, 256,
+					  false, "1..256 (ranges per request)" },
+	[FTLBLK_MAX_DISCARD_SECTORS] = { "max_discard_sectors", 0,
+					 UINT_MAX >> SECTOR_SHIFT, false,
+					 "0 (unlimited) or 1..8388607 (512-byte sectors)" },
+	[FTLBLK_SUBMIT_QUEUES] = { "submit_queues", 1, 256, false,
+				   "1..256 (hardware queues)" },
+	[FTLBLK_HW_QUEUE_DEPTH] = { "hw_queue_depth", 1, 4096, false,
+				    "1..4096 (requests per queue)" },
+};
+
+/* Defaults for new devices; the module parameters below write into it. */
+struct ftlblk_config ftlblk_defaults = { .val = {
+	[FTLBLK_SIZE] = 256,
+	[FTLBLK_BLOCKSIZE] = 512,
+	[FTLBLK_PAGE_SIZE] = FTL_DEFAULT_PAGE_SIZE,
+	[FTLBLK_PAGES_PER_BLOCK] = FTL_DEFAULT_PAGES_PER_BLOCK,
+	[FTLBLK_OP_PERCENT] = FTL_DEFAULT_OP_PERCENT,
+	[FTLBLK_GC_POLICY] = FTL_GC_GREEDY,
+	[FTLBLK_WL_THRESHOLD] = FTL_DEFAULT_WL_THRESHOLD,
+	[FTLBLK_DISCARD] = 1,
+	[FTLBLK_MAX_DISCARD_SEGMENTS] = 64,
+	[FTLBLK_SUBMIT_QUEUES] = 1,
+	[FTLBLK_HW_QUEUE_DEPTH] = 64,
+} };
+
+static unsigned int nr_devices = 1;
+module_param(nr_devices, uint, 0444);
+MODULE_PARM_DESC(nr_devices, "Devices to create at load time, named ftlblk0.. (0 allowed; more via configfs). Default: 1");
+
+#define FTLBLK_PARAM(field, var, desc)					\
+	module_param_named(var, ftlblk_defaults.val[field], uint, 0444); \
+	MODULE_PARM_DESC(var, desc)
+
+FTLBLK_PARAM(FTLBLK_SIZE, size, "Logical capacity in MiB, 1..65536. Default: 256");
+FTLBLK_PARAM(FTLBLK_BLOCKSIZE, blocksize, "Logical block size in bytes, 512 or 4096. Default: 512");
+FTLBLK_PARAM(FTLBLK_PAGE_SIZE, page_size, "Flash page size in bytes, 4096, 8192 or 16384; also the discard granularity. Default: 4096");
+FTLBLK_PARAM(FTLBLK_PAGES_PER_BLOCK, pages_per_block, "Flash pages per erase block, 2..4096. Default: 256");
+FTLBLK_PARAM(FTLBLK_OP_PERCENT, op_percent, "Over-provisioning in percent of the logical capacity, 1..100. Default: 7");
+FTLBLK_PARAM(FTLBLK_WL_THRESHOLD, wl_threshold, "Static wear leveling acts above this erase-count spread, 0 = off. Default: 64");
+FTLBLK_PARAM(FTLBLK_GC_LOW_BLOCKS, gc_low_blocks, "GC starts below this many free blocks, 0 = default (2)");
+FTLBLK_PARAM(FTLBLK_GC_HIGH_BLOCKS, gc_high_blocks, "GC stops at this many free blocks, 0 = same as gc_low_blocks");
+FTLBLK_PARAM(FTLBLK_DISCARD, discard, "Accept discard requests, 0 or 1. Default: 1");
+FTLBLK_PARAM(FTLBLK_MAX_DISCARD_SEGMENTS, max_discard_segments, "Discard ranges per request, 1..256. Default: 64");
+FTLBLK_PARAM(FTLBLK_MAX_DISCARD_SECTORS, max_discard_sectors, "Largest discard request in 512-byte sectors, 0 = unlimited. Default: 0");
+FTLBLK_PARAM(FTLBLK_SUBMIT_QUEUES, submit_queues, "Hardware queues, 1..256. Default: 1");
+FTLBLK_PARAM(FTLBLK_HW_QUEUE_DEPTH, hw_queue_depth, "Requests per hardware queue, 1..4096. Default: 64");
+
+static char *gc_policy = "greedy";
+module_param(gc_policy, charp, 0444);
+MODULE_PARM_DESC(gc_policy, "GC victim policy: greedy, fifo or cost-benefit. Default: greedy");
+
+static int ftlblk_major;
+static DEFINE_IDA(ftlblk_indexes);
+/* Devices created from nr_devices; only module init and exit touch it. */
+static struct ftlblk_dev **param_devs;
+
+/**
+ * ftlblk_field_check() - validate one tunable
+ * @id: which
+ * @value: proposed value
+ * @who: prefix for the error line, e.g. "module parameter" or a device name
+ *
+ * Return: 0, or -EINVAL after one pr_err() line naming the field and the
+ * allowed values.
+ */
+int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
+		       const char *who)
+{
+	const struct ftlblk_field *f = &ftlblk_fields[id];
+
+	if (value >= f->min && value <= f->max &&
+	    (!f->power_of_two || is_power_of_2(value)))
+		return 0;
+	pr_err("%s: invalid %s %u: allowed %s\n", who, f->name, value, f->help);
+	return -EINVAL;
+}
+
+/* ---- FTL callbacks: run under dev->lock ---- */
+
+static void ftlblk_release_page(void *ctx, u32 ppn)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	if (dev->data[ppn]) {
+		__free_pages(dev->data[ppn], dev->page_order);
+		dev->data[ppn] = NULL;
+		dev->data_pages--;
+	}
+}
+
+static void ftlblk_move_page(void *ctx, u32 from, u32 to)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	dev->data[to] = dev->data[from];
+	dev->data[from] = NULL;
+}
+
+static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	trace_ftlblk_erase(dev->disk, block, erase_count);
+}
+
+static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
+			     bool wear_leveling)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	trace_ftlblk_gc(dev->disk, block, relocated, wear_leveling);
+}
+
+static const struct ftl_ops ftlblk_ftl_ops = {
+	.release = ftlblk_release_page,
+	.move = ftlblk_move_page,
+	.erased = ftlblk_erased,
+	.collected = ftlblk_collected,
+};
+
+/* ---- moving bytes between a request and flash pages ---- */
+
+/* A position in a request's data, which may span several bios. */
+struct ftlblk_cursor {
+	struct bio *bio;
+	struct bvec_iter iter;
+};
+
+static void cursor_init(struct ftlblk_cursor *c, struct request *rq)
+{
+	c->bio = rq->bio;
+	c->iter = c->bio->bi_iter;
+}
+
+/*
+ * Copy @len bytes at the cursor into @buf (@to_rq false) or from @buf into
+ * the request (@to_rq true, @buf NULL means zeroes), and advance.
+ */
+static void cursor_copy(struct ftlblk_cursor *c, void *buf, unsigned int len,
+			bool to_rq)
+{
+	while (len) {
+		struct bio_vec bv;
+		unsigned int n;
+		void *addr;
+
+		while (!c->iter.bi_size) {
+			c->bio = c->bio->bi_next;
+			c->iter = c->bio->bi_iter;
+		}
+		bv = bio_iter_iovec(c->bio, c->iter);
+		n = min(len, bv.bv_len);
+		addr = kmap_local_page(bv.bv_page) + bv.bv_offset;
+		if (!to_rq)
+			memcpy(buf, addr, n);
+		else if (buf)
+			memcpy(addr, buf, n);
+		else
+			memset(addr, 0, n);
+		kunmap_local(addr);
+		if (to_rq)
+			flush_dcache_page(bv.bv_page);
+		bio_advance_iter_single(c->bio, &c->iter, n);
+		if (buf)
+			buf += n;
+		len -= n;
+	}
+}
+
+static unsigned int flash_page_size(struct ftlblk_dev *dev)
+{
+	return dev->sectors_per_page << SECTOR_SHIFT;
+}
+
+static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t extra)
+{
+	return alloc_pages(GFP_NOIO | __GFP_NOWARN | extra, dev->page_order);
+}
+
+/* Store @page, already holding the new data, as logical page @lpn. */
+static int install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
+{
+	u32 ppn;
+	int err;
+
+	lockdep_assert_held(&dev->lock);
+	err = ftl_write(dev->ftl, lpn, &ppn);
+	if (err)
+		return err;
+	dev->data[ppn] = page;
+	dev->data_pages++;
+	return 0;
+}
+
+/* Under dev->lock: the current contents of @lpn into @buf. */
+static void read_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf)
+{
+	u32 ppn = ftl_lookup(dev->ftl, lpn);
+
+	if (ppn == FTL_UNMAPPED)
+		memset(buf, 0, flash_page_size(dev));
+	else
+		memcpy(buf, page_address(dev->data[ppn]), flash_page_size(dev));
+}
+
+static blk_status_t read_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+			       u64 lpn, unsigned int off, unsigned int len)
+{
+	u32 ppn;
+
+	spin_lock(&dev->lock);
+	ftl_read(dev->ftl, lpn, &ppn);
+	cursor_copy(c, ppn == FTL_UNMAPPED ? NULL :
+		    page_address(dev->data[ppn]) + off, len, true);
+	spin_unlock(&dev->lock);
+	return BLK_STS_OK;
+}
+
+/*
+ * A flash page is only ever programmed whole: a write of part of it reads
+ * the rest from the current copy (read-modify-write) under the same lock
+ * hold, so concurrent partial writes to one page cannot lose each other.
+ */
+static blk_status_t write_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+				u64 lpn, unsigned int off, unsigned int len)
+{
+	bool whole = len == flash_page_size(dev);
+	struct page *page = alloc_data_page(dev, 0);
+	void *buf;
+	int err;
+
+	if (!page)
+		return BLK_STS_RESOURCE;
+	buf = page_address(page);
+	if (whole)
+		cursor_copy(c, buf, len, false);
+	spin_lock(&dev->lock);
+	if (!whole) {
+		read_page_locked(dev, lpn, buf);
+		cursor_copy(c, buf + off, len, false);
+	}
+	err = install_page(dev, lpn, page);
+	spin_unlock(&dev->lock);
+	if (err) {
+		__free_pages(page, dev->page_order);
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+static blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
+			      bool write)
+{
+	unsigned int page_size = flash_page_size(dev);
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	unsigned int left = blk_rq_bytes(rq);
+	struct ftlblk_cursor c;
+	blk_status_t sts = BLK_STS_OK;
+
+	if (!left)
+		return BLK_STS_OK;
+	/* The block layer checks this; a bug there must not corrupt us. */
+	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > get_capacity(dev->disk))
+		return BLK_STS_IOERR;
+	cursor_init(&c, rq);
+	while (left && sts == BLK_STS_OK) {
+		unsigned int off = pos & (page_size - 1);
+		unsigned int len = min(left, page_size - off);
+		u64 lpn = pos >> dev->page_shift;
+
+		if (write)
+			sts = write_chunk(dev, &c, lpn, off, len);
+		else
+			sts = read_chunk(dev, &c, lpn, off, len);
+		pos += len;
+		left -= len;
+	}
+	return sts;
+}
+
+/* ---- discard and write-zeroes ---- */
+
+/*
+ * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
+ * pages already read as zeroes; a page left all zeroes is unmapped rather
+ * than programmed.
+ */
+static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
+				      unsigned int first, unsigned int count,
+				      bool discard)
+{
+	struct page *page = alloc_data_page(dev, 0);
+	void *buf;
+	int err = 0;
+
+	if (!page)
+		return BLK_STS_RESOURCE;
+	buf = page_address(page);
+	spin_lock(&dev->lock);
+	if (discard)
+		dev->ctr.sectors_zeroed += count;
+	if (ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
+		read_page_locked(dev, lpn, buf);
+		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
+		if (memchr_inv(buf, 0, flash_page_size(dev))) {
+			err = install_page(dev, lpn, page);
+			page = err ? page : NULL;
+		} else {
+			ftl_unmap(dev->ftl, lpn, 1);
+		}
+	}
+	spin_unlock(&dev->lock);
+	if (page)
+		__free_pages(page, dev->page_order);
+	return err ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+/* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
+static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
+				     u64 count)
+{
+	for (; count; lpn++, count--) {
+		struct page *page = alloc_data_page(dev, __GFP_ZERO);
+		int err;
+
+		if (!page)
+			return BLK_STS_RESOURCE;
+		spin_lock(&dev->lock);
+		err = install_page(dev, lpn, page);
+		spin_unlock(&dev->lock);
+		if (err) {
+			__free_pages(page, dev->page_order);
+			return BLK_STS_IOERR;
+		}
+	}
+	return BLK_STS_OK;
+}
+
+static blk_status_t unmap_pages(struct ftlblk_dev *dev, u64 lpn, u64 count,
+				bool discard)
+{
+	s64 ret;
+
+	spin_lock(&dev->lock);
+	if (discard)
+		ret = ftl_discard(dev->ftl, lpn, count);
+	else
+		ret = ftl_unmap(dev->ftl, lpn, count);
+	spin_unlock(&dev->lock);
+	return ret < 0 ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+/*
+ * Zero a sector range: whole flash pages are unmapped (or, for
+ * write-zeroes with @nounmap, programmed with zeroes), the partly covered
+ * first and last pages are read-modify-written.
+ */
+static blk_status_t zero_range(struct ftlblk_dev *dev, sector_t sector,
+			       u64 nr_sects, bool discard, bool nounmap)
+{
+	unsigned int spp = dev->sectors_per_page;
+	u64 end = sector + nr_sects, lpn, last;
+	unsigned int head, tail;
+	blk_status_t sts;
+
+	if (!nr_sects)
+		return BLK_STS_OK;
+	if (end > get_capacity(dev->disk) || end < sector)
+		return BLK_STS_IOERR;
+	lpn = div_u64_rem(sector, spp, &head);
+	last = div_u64_rem(end - 1, spp, &tail);
+	tail++;		/* sectors of the last page covered */
+
+	if (lpn == last && (head || tail != spp))
+		return zero_partial_page(dev, lpn, head, tail - head, discard);
+	if (head) {
+		sts = zero_partial_page(dev, lpn, head, spp - head, discard);
+		if (sts)
+			return sts;
+		lpn++;
+	}
+	if (tail != spp) {
+		sts = zero_partial_page(dev, last, 0, tail, discard);
+		if (sts)
+			return sts;
+		last--;
+	}
+	if (lpn > last)
+		return BLK_STS_OK;
+	if (nounmap)
+		return write_zero_pages(dev, lpn, last - lpn + 1);
+	return unmap_pages(dev, lpn, last - lpn + 1, discard);
+}
+
+static blk_status_t discard_range(struct ftlblk_dev *dev, sector_t sector,
+				  u64 nr_sects)
+{
+	trace_ftlblk_discard(dev->disk, sector, nr_sects);
+	spin_lock(&dev->lock);
+	dev->ctr.discard_ranges++;
+	dev->ctr.discard_sectors += nr_sects;
+	spin_unlock(&dev->lock);
+	return zero_range(dev, sector, nr_sects, true, false);
+}
+
+/*
+ * With one discard segment a request is one contiguous range, however
+ * many bios were merged into it. With several, the block layer merges
+ * discontiguous bios and each bio is one range (as virtio-blk and NVMe
+ * send them to the device).
+ */
+static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
+{
+	blk_status_t sts = BLK_STS_OK;
+	struct bio *bio;
+
+	spin_lock(&dev->lock);
+	dev->ctr.discard_requests++;
+	spin_unlock(&dev->lock);
+	if (queue_max_discard_segments(rq->q) == 1)
+		return discard_range(dev, blk_rq_pos(rq), blk_rq_sectors(rq));
+	__rq_for_each_bio(bio, rq) {
+		sts = discard_range(dev, bio->bi_iter.bi_sector,
+				    bio_sectors(bio));
+		if (sts)
+			break;
+	}
+	return sts;
+}
+
+static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
+					struct request *rq)
+{
+	spin_lock(&dev->lock);
+	dev->ctr.write_zeroes_requests++;
+	spin_unlock(&dev->lock);
+	return zero_range(dev, blk_rq_pos(rq), blk_rq_sectors(rq), false,
+			  rq->cmd_flags & REQ_NOUNMAP);
+}
+
+static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
+				   const struct blk_mq_queue_data *bd)
+{
+	struct request *rq = bd->rq;
+	struct ftlblk_dev *dev = hctx->queue->queuedata;
+	blk_status_t sts;
+
+	blk_mq_start_request(rq);
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		sts = ftlblk_rw(dev, rq, false);
+		break;
+	case REQ_OP_WRITE:
+		sts = ftlblk_rw(dev, rq, true);
+		break;
+	case REQ_OP_FLUSH:
+		/* RAM has no volatile cache to write back. */
+		spin_lock(&dev->lock);
+		dev->ctr.flush_requests++;
+		spin_unlock(&dev->lock);
+		sts = BLK_STS_OK;
+		break;
+	case REQ_OP_DISCARD:
+		sts = ftlblk_discard(dev, rq);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		sts = ftlblk_write_zeroes(dev, rq);
+		break;
+	default:
+		sts = BLK_STS_NOTSUPP;
+		break;
+	}
+	blk_mq_end_request(rq, sts);
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops ftlblk_mq_ops = {
+	.queue_rq = ftlblk_queue_rq,
+};
+
+/* ---- block device ---- */
+
+static int ftlblk_open(struct block_device *bdev, fmode_t mode)
+{
+	struct ftlblk_dev *dev = bdev->bd_disk->private_data;
+
+	/* Called under disk->open_mutex, which ftlblk_remove() also takes. */
+	return dev->removing ? -ENXIO : 0;
+}
+
+/* The last reference to the disk is gone: nobody can reach dev now. */
+static void ftlblk_free_disk(struct gendisk *disk)
+{
+	struct ftlblk_dev *dev = disk->private_data;
+
+	ida_free(&ftlblk_indexes, dev->index);
+	kfree(dev);
+}
+
+static const struct block_device_operations ftlblk_fops = {
+	.owner = THIS_MODULE,
+	.open = ftlblk_open,
+	.free_disk = ftlblk_free_disk,
+};
+
+static void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
+				 struct ftl_config *fcfg)
+{
+	const unsigned int *v = cfg->val;
+
+	ftl_config_init(fcfg, ((u64)v[FTLBLK_SIZE] << 20) / v[FTLBLK_PAGE_SIZE]);
+	fcfg->page_size = v[FTLBLK_PAGE_SIZE];
+	fcfg->pages_per_block = v[FTLBLK_PAGES_PER_BLOCK];
+	fcfg->op_percent = v[FTLBLK_OP_PERCENT];
+	fcfg->gc_policy = v[FTLBLK_GC_POLICY];
+	fcfg->wl_threshold = v[FTLBLK_WL_THRESHOLD];
+	fcfg->gc_low_blocks = v[FTLBLK_GC_LOW_BLOCKS];
+	fcfg->gc_high_blocks = v[FTLBLK_GC_HIGH_BLOCKS];
+}
+
+static int ftlblk_config_check(const struct ftlblk_config *cfg,
+			       const char *who)
+{
+	struct ftl_config fcfg;
+	const char *why;
+	int i, err;
+
+	for (i = 0; i < FTLBLK_NR_FIELDS; i++) {
+		err = ftlblk_field_check(i, cfg->val[i], who);
+		if (err)
+			return err;
+	}
+	ftlblk_config_to_ftl(cfg, &fcfg);
+	err = ftl_config_check(&fcfg, NULL, &why);
+	if (err)
+		pr_err("%s: invalid geometry: %s\n", who, why);
+	return err;
+}
+
+static void ftlblk_set_limits(struct ftlblk_dev *dev)
+{
+	struct request_queue *q = dev->disk->queue;
+	const unsigned int *v = dev->cfg.val;
+	unsigned int max_discard = v[FTLBLK_MAX_DISCARD_SECTORS];
+
+	blk_queue_logical_block_size(q, v[FTLBLK_BLOCKSIZE]);
+	blk_queue_physical_block_size(q, v[FTLBLK_PAGE_SIZE]);
+	blk_queue_io_min(q, v[FTLBLK_PAGE_SIZE]);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+	if (!v[FTLBLK_DISCARD]) {
+		/* discard_max_bytes 0: the block layer answers -EOPNOTSUPP. */
+		blk_queue_max_discard_sectors(q, 0);
+		return;
+	}
+	q->limits.discard_granularity = v[FTLBLK_PAGE_SIZE];
+	blk_queue_max_discard_sectors(q, max_discard ? max_discard :
+				      UINT_MAX >> SECTOR_SHIFT);
+	blk_queue_max_discard_segments(q, v[FTLBLK_MAX_DISCARD_SEGMENTS]);
+}
+
+static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
+{
+	struct ftl_geometry geo;
+	struct ftl_config fcfg;
+	int err;
+
+	ftlblk_config_to_ftl(&dev->cfg, &fcfg);
+	dev->sectors_per_page = fcfg.page_size >> SECTOR_SHIFT;
+	dev->page_shift = ilog2(fcfg.page_size);
+	dev->page_order = get_order(fcfg.page_size);
+	dev->ftl = ftl_create(&fcfg, &ftlblk_ftl_ops, dev, &err);
+	if (!dev->ftl)
+		return err;
+	ftl_get_geometry(dev->ftl, &geo);
+	dev->data = kvcalloc(geo.physical_pages, sizeof(*dev->data),
+			     GFP_KERNEL);
+	if (!dev->data) {
+		ftl_destroy(dev->ftl);
+		dev->ftl = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void ftlblk_free_ftl(struct ftlblk_dev *dev)
+{
+	/* Releases, and so frees, every data page still holding data. */
+	ftl_destroy(dev->ftl);
+	WARN_ON(dev->data_pages);
+	kvfree(dev->data);
+	dev->ftl = NULL;
+	dev->data = NULL;
+}
+
+static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
+{
+	struct blk_mq_tag_set *set = &dev->tag_set;
+	struct gendisk *disk;
+	int err;
+
+	set->ops = &ftlblk_mq_ops;
+	set->nr_hw_queues = dev->cfg.val[FTLBLK_SUBMIT_QUEUES];
+	set->queue_depth = dev->cfg.val[FTLBLK_HW_QUEUE_DEPTH];
+	set->numa_node = NUMA_NO_NODE;
+	/* Data pages are allocated with GFP_NOIO, which may sleep. */
+	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	set->driver_data = dev;
+	err = blk_mq_alloc_tag_set(set);
+	if (err)
+		return err;
+	disk = blk_mq_alloc_disk(set, dev);
+	if (IS_ERR(disk)) {
+		blk_mq_free_tag_set(set);
+		return PTR_ERR(disk);
+	}
+	dev->disk = disk;
+	disk->major = ftlblk_major;
+	disk->first_minor = dev->index * FTLBLK_MINORS;
+	disk->minors = FTLBLK_MINORS;
+	disk->fops = &ftlblk_fops;
+	disk->private_data = dev;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "ftlblk%d", dev->index);
+	set_capacity(disk, (sector_t)dev->cfg.val[FTLBLK_SIZE] <<
+		     (20 - SECTOR_SHIFT));
+	ftlblk_set_limits(dev);
+	return 0;
+}
+
+/**
+ * ftlblk_create() - create and register /dev/ftlblkN
+ * @cfg: configuration, checked here
+ * @who: names the device in error messages
+ * @devp: receives the device
+ *
+ * Return: 0, -EINVAL (after a pr_err() line saying why), -ENOMEM, -ENOSPC.
+ */
+int ftlblk_create(const struct ftlblk_config *cfg, const char *who,
+		  struct ftlblk_dev **devp)
+{
+	struct ftlblk_dev *dev;
+	int err;
+
+	err = ftlblk_config_check(cfg, who);
+	if (err)
+		return err;
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->cfg = *cfg;
+	spin_lock_init(&dev->lock);
+	dev->index = ida_alloc_max(&ftlblk_indexes,
+				   (MINORMASK + 1) / FTLBLK_MINORS - 1,
+				   GFP_KERNEL);
+	if (dev->index < 0) {
+		err = dev->index;
+		goto free_dev;
+	}
+	err = ftlblk_alloc_ftl(dev);
+	if (err)
+		goto free_index;
+	err = ftlblk_alloc_disk(dev);
+	if (err)
+		goto free_ftl;
+	err = device_add_disk(NULL, dev->disk, ftlblk_disk_groups);
+	if (err)
+		goto free_disk;
+	*devp = dev;
+	return 0;
+
+free_disk:
+	/* Not added: put_disk() does not call free_disk, we free dev. */
+	put_disk(dev->disk);
+	blk_mq_free_tag_set(&dev->tag_set);
+free_ftl:
+	ftlblk_free_ftl(dev);
+free_index:
+	if (dev->index >= 0)
+		ida_free(&ftlblk_indexes, dev->index);
+free_dev:
+	kfree(dev);
+	return err;
+}
+
+/**
+ * ftlblk_remove() - unregister a device and free its memory
+ * @dev: device
+ * @force: remove even if open (configfs rmdir, which cannot fail)
+ *
+ * Return: 0, or -EBUSY if the device is open (mounted, held by a
+ * process) and @force is false; the device is untouched then.
+ */
+int ftlblk_remove(struct ftlblk_dev *dev, bool force)
+{
+	struct gendisk *disk = dev->disk;
+
+	mutex_lock(&disk->open_mutex);
+	if (disk_openers(disk) && !force) {
+		mutex_unlock(&disk->open_mutex);
+		pr_err("%s: cannot remove: device is open or mounted\n",
+		       disk->disk_name);
+		return -EBUSY;
+	}
+	dev->removing = true;
+	mutex_unlock(&disk->open_mutex);
+
+	/* After this no request runs and none will be queued. */
+	del_gendisk(disk);
+	ftlblk_free_ftl(dev);
+	/* dev itself lives until the last opener lets go: free_disk. */
+	put_disk(disk);
+	blk_mq_free_tag_set(&dev->tag_set);
+	return 0;
+}
+
+static int __init ftlblk_check_params(void)
+{
+	int policy = ftl_policy_parse(gc_policy);
+
+	if (policy < 0) {
+		pr_err("module parameter: invalid gc_policy '%s': allowed %s\n",
+		       gc_policy, ftlblk_fields[FTLBLK_GC_POLICY].help);
+		return -EINVAL;
+	}
+	ftlblk_defaults.val[FTLBLK_GC_POLICY] = policy;
+	if (nr_devices > 64) {
+		pr_err("module parameter: invalid nr_devices %u: allowed 0..64\n",
+		       nr_devices);
+		return -EINVAL;
+	}
+	return ftlblk_config_check(&ftlblk_defaults, "module parameter");
+}
+
+static void ftlblk_remove_param_devs(void)
+{
+	unsigned int i;
+
+	for (i = 0; param_devs && i < nr_devices; i++)
+		if (param_devs[i])
+			ftlblk_remove(param_devs[i], true);
+	kfree(param_devs);
+	param_devs = NULL;
+}
+
+static int __init ftlblk_init(void)
+{
+	unsigned int i;
+	int err;
+
+	err = ftlblk_check_params();
+	if (err)
+		return err;
+	ftlblk_major = register_blkdev(0, "ftlblk");
+	if (ftlblk_major < 0)
+		return ftlblk_major;
+	param_devs = kcalloc(max(nr_devices, 1U), sizeof(*param_devs),
+			     GFP_KERNEL);
+	if (!param_devs) {
+		err = -ENOMEM;
+		goto unregister;
+	}
+	for (i = 0; i < nr_devices; i++) {
+		err = ftlblk_create(&ftlblk_defaults, "module parameter",
+				    &param_devs[i]);
+		if (err)
+			goto remove;
+	}
+	err = ftlblk_configfs_init();
+	if (err)
+		goto remove;
+	pr_info("module loaded: %u device(s)\n", nr_devices);
+	return 0;
+
+remove:
+	ftlblk_remove_param_devs();
+unregister:
+	unregister_blkdev(ftlblk_major, "ftlblk");
+	return err;
+}
+
+static void __exit ftlblk_exit(void)
+{
+	/* configfs devices pin the module, so only ours are left. */
+	ftlblk_configfs_exit();
+	ftlblk_remove_param_devs();
+	unregister_blkdev(ftlblk_major, "ftlblk");
+}
+
+module_init(ftlblk_init);
+module_exit(ftlblk_exit);
+
+MODULE_DESCRIPTION("RAM-backed flash SSD with a flash translation layer that consumes discards");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/block/ftlblkN/ftl/: one value per file, like zram's statistics.
+ * Counters are reset by writing to reset_stats; the device state (valid
+ * pages, free blocks, erase counts, memory) is not.
+ */
+#include <linux/device.h>
+#include <linux/math64.h>
+#include <linux/sysfs.h>
+
+#include "ftlblk.h"
+
+/* Everything a show() may print, taken in one hold of dev->lock. */
+struct ftlblk_snapshot {
+	struct ftl_stats ftl;
+	struct ftl_geometry geo;
+	struct ftlblk_counters ctr;
+	u64 data_bytes;
+	u64 metadata_bytes;
+};
+
+static struct ftlblk_dev *to_ftlblk(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
+}
+
+static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
+{
+	spin_lock(&dev->lock);
+	ftl_get_stats(dev->ftl, &s->ftl);
+	ftl_get_geometry(dev->ftl, &s->geo);
+	s->ctr = dev->ctr;
+	s->data_bytes = dev->data_pages << (PAGE_SHIFT + dev->page_order);
+	s->metadata_bytes = ftl_metadata_bytes(dev->ftl) +
+			    s->geo.physical_pages * sizeof(*dev->data) +
+			    sizeof(*dev);
+	spin_unlock(&dev->lock);
+}
+
+/* Thousandths as a decimal: 2481 -> "2.481". */
+static ssize_t emit_milli(char *buf, u64 milli)
+{
+	u32 frac;
+	u64 whole = div_u64_rem(milli, 1000, &frac);
+
+	return sysfs_emit(buf, "%llu.%03u\n", whole, frac);
+}
+
+#define FTLBLK_STAT_ATTR(_name, _expr)					\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct ftlblk_snapshot s;					\
+									\
+	take_snapshot(to_ftlblk(d), &s);				\
+	return sysfs_emit(buf, "%llu\n", (u64)(_expr));			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+FTLBLK_STAT_ATTR(host_pages_written, s.ftl.host_pages_written);
+FTLBLK_STAT_ATTR(host_pages_read, s.ftl.host_pages_read);
+FTLBLK_STAT_ATTR(nand_pages_written, s.ftl.nand_pages_written);
+FTLBLK_STAT_ATTR(gc_relocations, s.ftl.gc_relocations);
+FTLBLK_STAT_ATTR(gc_runs, s.ftl.gc_runs);
+FTLBLK_STAT_ATTR(wl_relocations, s.ftl.wl_relocations);
+FTLBLK_STAT_ATTR(wl_runs, s.ftl.wl_runs);
+FTLBLK_STAT_ATTR(erases, s.ftl.erases);
+FTLBLK_STAT_ATTR(erase_min, s.ftl.erase_min);
+FTLBLK_STAT_ATTR(erase_max, s.ftl.erase_max);
+FTLBLK_STAT_ATTR(discard_requests, s.ctr.discard_requests);
+FTLBLK_STAT_ATTR(discard_ranges, s.ctr.discard_ranges);
+FTLBLK_STAT_ATTR(discard_sectors, s.ctr.discard_sectors);
+FTLBLK_STAT_ATTR(pages_discarded, s.ftl.pages_discarded);
+FTLBLK_STAT_ATTR(valid_pages_discarded, s.ftl.valid_pages_discarded);
+FTLBLK_STAT_ATTR(sectors_zeroed, s.ctr.sectors_zeroed);
+FTLBLK_STAT_ATTR(write_zeroes_requests, s.ctr.write_zeroes_requests);
+FTLBLK_STAT_ATTR(flush_requests, s.ctr.flush_requests);
+FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
+FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
+FTLBLK_STAT_ATTR(free_blocks, s.ftl.free_blocks);
+FTLBLK_STAT_ATTR(data_bytes, s.data_bytes);
+FTLBLK_STAT_ATTR(metadata_bytes, s.metadata_bytes);
+FTLBLK_STAT_ATTR(logical_pages, s.geo.logical_pages);
+FTLBLK_STAT_ATTR(physical_blocks, s.geo.physical_blocks);
+FTLBLK_STAT_ATTR(spare_blocks, s.geo.spare_blocks);
+FTLBLK_STAT_ATTR(pages_per_block, s.geo.pages_per_block);
+
+static ssize_t waf_show(struct device *d, struct device_attribute *attr,
+			char *buf)
+{
+	struct ftlblk_snapshot s;
+
+	take_snapshot(to_ftlblk(d), &s);
+	return emit_milli(buf, s.ftl.waf_milli);
+}
+static DEVICE_ATTR_RO(waf);
+
+static ssize_t erase_mean_show(struct device *d, struct device_attribute *attr,
+			       char *buf)
+{
+	struct ftlblk_snapshot s;
+
+	take_snapshot(to_ftlblk(d), &s);
+	return emit_milli(buf, s.ftl.erase_mean_milli);
+}
+static DEVICE_ATTR_RO(erase_mean);
+
+static ssize_t gc_policy_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+
+	return sysfs_emit(buf, "%s\n",
+			  ftl_policy_name(dev->cfg.val[FTLBLK_GC_POLICY]));
+}
+static DEVICE_ATTR_RO(gc_policy);
+
+static ssize_t reset_stats_store(struct device *d,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+
+	spin_lock(&dev->lock);
+	ftl_reset_stats(dev->ftl);
+	memset(&dev->ctr, 0, sizeof(dev->ctr));
+	spin_unlock(&dev->lock);
+	return len;
+}
+static DEVICE_ATTR_WO(reset_stats);
+
+static struct attribute *ftlblk_stat_attrs[] = {
+	&dev_attr_host_pages_written.attr,
+	&dev_attr_host_pages_read.attr,
+	&dev_attr_nand_pages_written.attr,
+	&dev_attr_waf.attr,
+	&dev_attr_gc_relocations.attr,
+	&dev_attr_gc_runs.attr,
+	&dev_attr_wl_relocations.attr,
+	&dev_attr_wl_runs.attr,
+	&dev_attr_erases.attr,
+	&dev_attr_erase_min.attr,
+	&dev_attr_erase_max.attr,
+	&dev_attr_erase_mean.attr,
+	&dev_attr_discard_requests.attr,
+	&dev_attr_discard_ranges.attr,
+	&dev_attr_discard_sectors.attr,
+	&dev_attr_pages_discarded.attr,
+	&dev_attr_valid_pages_discarded.attr,
+	&dev_attr_sectors_zeroed.attr,
+	&dev_attr_write_zeroes_requests.attr,
+	&dev_attr_flush_requests.attr,
+	&dev_attr_unmapped_reads.attr,
+	&dev_attr_valid_pages.attr,
+	&dev_attr_free_blocks.attr,
+	&dev_attr_data_bytes.attr,
+	&dev_attr_metadata_bytes.attr,
+	&dev_attr_logical_pages.attr,
+	&dev_attr_physical_blocks.attr,
+	&dev_attr_spare_blocks.attr,
+	&dev_attr_pages_per_block.attr,
+	&dev_attr_gc_policy.attr,
+	&dev_attr_reset_stats.attr,
+	NULL,
+};
+
+static const struct attribute_group ftlblk_stat_group = {
+	.name = "ftl",
+	.attrs = ftlblk_stat_attrs,
+};
+
+const struct attribute_group *ftlblk_disk_groups[] = {
+	&ftlblk_stat_group,
+	NULL,
+};
