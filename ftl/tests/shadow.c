@@ -70,6 +70,7 @@ static void cb_release(void *ctx, u32 ppn)
 	sh->l2p[lpn] = FTL_UNMAPPED;
 	sh->n.releases++;
 	sh->releases_total++;
+	sh->last_released = ppn;
 }
 
 static void cb_move(void *ctx, u32 from, u32 to)
@@ -108,6 +109,7 @@ static void cb_move(void *ctx, u32 from, u32 to)
 	sh->pending_moves[from / sh->geo.pages_per_block]++;
 	sh->n.moves++;
 	sh->moves_total++;
+	sh->last_moved_from = from;
 }
 
 static void cb_erased(void *ctx, u32 block, u32 erase_count)
@@ -172,6 +174,10 @@ static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
 		shadow_fail(sh, "block %u collected: reports %u relocated, %u moves seen",
 			    block, relocated, sh->pending_moves[block]);
 		return;
+	}
+	if (!sh->collected_total++) {
+		sh->first_collected = block;
+		sh->first_relocated = relocated;
 	}
 	if (wl) {
 		sh->n.wl_runs++;

@@ -56,6 +56,11 @@ struct shadow {
 	u64 releases_total;	/* never reset */
 	u64 moves_total;
 	u64 erases_total;
+	u32 last_released;	/* ppn of the latest release callback */
+	u32 last_moved_from;	/* ... and of the latest move */
+	u64 collected_total;	/* collected callbacks since init */
+	u32 first_collected;	/* block of the first one */
+	u32 first_relocated;	/* and its relocated count */
 
 	/* the operation in progress: which callbacks it may cause */
 	bool in_init;
