@@ -20,6 +20,8 @@
 #include "ftl.h"
 
 #define FTL_NONE		U32_MAX
+/* Erases between static wear-leveling checks (each an O(blocks) scan). */
+#define FTL_WL_CHECK_INTERVAL	4
 
 enum ftl_stream {
 	FTL_STREAM_HOST,
@@ -80,8 +82,13 @@ struct ftl {
 	u64 erase_sum;
 	u32 erase_max;
 	u64 now;			/* NAND programs since creation */
-	u32 wl_check_interval;		/* erases between static WL checks */
 	u32 erases_since_wl_check;
+	/*
+	 * Lower bound of the smallest erase count, exact after each static
+	 * WL scan. Counts only grow, so while erase_max - erase_min_bound is
+	 * within the threshold no scan is needed at all.
+	 */
+	u32 erase_min_bound;
 	u64 metadata_bytes;
 
 	struct ftl_stats counters;	/* event counters only */
@@ -203,17 +210,32 @@ static void free_push(struct ftl *ftl, u32 b)
 	heap_sift_up(ftl, ftl->nr_free - 1);
 }
 
-static u32 free_pop(struct ftl *ftl)
+static u32 free_take(struct ftl *ftl, u32 pos)
 {
-	u32 b = ftl->free_heap[0];
+	u32 b = ftl->free_heap[pos];
 
 	ftl->nr_free--;
-	if (ftl->nr_free) {
-		heap_place(ftl, 0, ftl->free_heap[ftl->nr_free]);
-		heap_sift_down(ftl, 0);
+	if (pos < ftl->nr_free) {
+		u32 last = ftl->free_heap[ftl->nr_free];
+
+		heap_place(ftl, pos, last);
+		heap_sift_down(ftl, pos);
+		heap_sift_up(ftl, ftl->blocks[last].heap_pos);
 	}
 	ftl->blocks[b].heap_pos = FTL_NONE;
 	return b;
+}
+
+/* The most worn free block: where static wear leveling parks cold data. */
+static u32 free_most_worn_pos(const struct ftl *ftl)
+{
+	u32 pos, best = 0;
+
+	for (pos = 1; pos < ftl->nr_free; pos++)
+		if (ftl->blocks[ftl->free_heap[pos]].erase_count >
+		    ftl->blocks[ftl->free_heap[best]].erase_count)
+			best = pos;
+	return best;
 }
 
 /* ---- pages ---- */
@@ -252,9 +274,15 @@ static void close_open_block(struct ftl *ftl, enum ftl_stream stream)
 	ftl->open[stream] = FTL_NONE;
 }
 
-static void open_free_block(struct ftl *ftl, enum ftl_stream stream)
+/*
+ * Dynamic wear leveling: open the least worn free block, except for data
+ * that static wear leveling moves because it is cold: that goes to the
+ * most worn one, which it will then keep from wearing further.
+ */
+static void open_free_block(struct ftl *ftl, enum ftl_stream stream,
+			    bool most_worn)
 {
-	u32 b = free_pop(ftl);
+	u32 b = free_take(ftl, most_worn ? free_most_worn_pos(ftl) : 0);
 
 	ftl->blocks[b].state = FTL_BLOCK_OPEN;
 	ftl->open[stream] = b;
@@ -379,7 +407,7 @@ static int collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 				closed_insert(ftl, b);
 				return -ENOSPC;
 			}
-			open_free_block(ftl, FTL_STREAM_GC);
+			open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
 		}
 		ftl->p2l[from] = FTL_UNMAPPED;
 		blk->valid--;
@@ -440,15 +468,21 @@ static int gc_run(struct ftl *ftl)
  */
 static int wear_level(struct ftl *ftl)
 {
-	u32 b, coldest = FTL_NONE;
+	u32 b, coldest = FTL_NONE, erase_min = U32_MAX;
 	int err;
 
 	ftl->erases_since_wl_check = 0;
-	for (b = ftl->closed.head; b != FTL_NONE;
-	     b = ftl->closed_links[b].next)
-		if (coldest == FTL_NONE ||
-		    ftl->blocks[b].erase_count < ftl->blocks[coldest].erase_count)
+	for (b = 0; b < ftl->geo.physical_blocks; b++) {
+		const struct ftl_block *blk = &ftl->blocks[b];
+
+		if (blk->erase_count < erase_min)
+			erase_min = blk->erase_count;
+		if (blk->state == FTL_BLOCK_CLOSED &&
+		    (coldest == FTL_NONE ||
+		     blk->erase_count < ftl->blocks[coldest].erase_count))
 			coldest = b;
+	}
+	ftl->erase_min_bound = erase_min;
 	if (coldest == FTL_NONE ||
 	    ftl->erase_max - ftl->blocks[coldest].erase_count <=
 	    ftl->cfg.wl_threshold)
@@ -463,7 +497,8 @@ static int wear_level(struct ftl *ftl)
 static bool wear_level_due(const struct ftl *ftl)
 {
 	return ftl->cfg.wl_threshold &&
-	       ftl->erases_since_wl_check >= ftl->wl_check_interval &&
+	       ftl->erases_since_wl_check >= FTL_WL_CHECK_INTERVAL &&
+	       ftl->erase_max - ftl->erase_min_bound > ftl->cfg.wl_threshold &&
 	       ftl->nr_free >= ftl->geo.gc_low_blocks;
 }
 
@@ -492,7 +527,7 @@ static int prepare_host_page(struct ftl *ftl)
 	}
 	if (FTL_WARN_ON(ftl->nr_free < 2))
 		return -ENOSPC;
-	open_free_block(ftl, FTL_STREAM_HOST);
+	open_free_block(ftl, FTL_STREAM_HOST, false);
 	return 0;
 }
 
@@ -628,9 +663,6 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	ftl->open[FTL_STREAM_HOST] = FTL_NONE;
 	ftl->open[FTL_STREAM_GC] = FTL_NONE;
 	/* A full O(blocks) scan every few erases would dominate small runs. */
-	ftl->wl_check_interval = geo.physical_blocks / 16;
-	if (ftl->wl_check_interval < 16)
-		ftl->wl_check_interval = 16;
 	*err = 0;
 	return ftl;
 }
