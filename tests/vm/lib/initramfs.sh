@@ -26,7 +26,7 @@ VM_KMODS=(
 	configfs null_blk brd zram loop
 	vfat fat nls_cp437 nls_iso8859_1 nls_utf8 ext4
 	ahci libahci libata sd_mod
-	virtio_pci virtio_blk
+	virtio_pci virtio_blk virtio_console
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
 	crc64_rocksoft_generic lz4 lz4hc zstd
 )
@@ -80,9 +80,14 @@ base_build() {
 	rm -rf "$dir"
 	mkdir -p "$BASE_ROOT"
 	local r=$BASE_ROOT d t p
-	for d in bin sbin usr/bin usr/sbin lib lib64 etc dev proc sys tmp run \
+	# merged /usr like the host, so /bin/bash, /sbin/mkfs.ext4 and
+	# /usr/sbin/mkfs.ext4 all resolve whatever path ldd/which reported.
+	for d in usr/bin usr/sbin usr/lib usr/lib64 etc dev proc sys tmp run \
 		mnt out tests root var/tmp; do
 		mkdir -p "$r/$d"
+	done
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$r/$d"
 	done
 	ln -s /proc/mounts "$r/etc/mtab"
 	# busybox first; the real tools copied afterwards replace its applets.
@@ -122,8 +127,6 @@ base_build() {
 		rm -f "$r/sbin/$t" "$r/bin/$t" "$r/usr/sbin/$t" "$r/usr/bin/$t"
 		ln -s /usr/bin/kmod "$r/sbin/$t"
 	done
-	# kmod lives in /bin on Debian; make /usr/bin/kmod resolve.
-	[ -e "$r/usr/bin/kmod" ] || ln -s /bin/kmod "$r/usr/bin/kmod"
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
 	printf 'root:x:0:\n' >"$r/etc/group"
 
@@ -139,7 +142,7 @@ base_build() {
 	# with the project modules), so keep it out of the base archive.
 	local tmp="$dir/base-cpio-root"
 	cp -a "$r" "$tmp"
-	rm -rf "$tmp/lib/modules"
+	rm -rf "$tmp/usr/lib/modules"
 	_cpio_zst "$tmp" "$BASE_CPIO" -9
 	rm -rf "$tmp"
 	touch "$dir/.done"
@@ -151,8 +154,9 @@ base_build() {
 run_build() {
 	local kver=$1 kroot=$2 work=$3 mdir=$4 out=$5
 	local r="$work/root" ko dep
-	mkdir -p "$r/lib/modules"
-	cp -a "$BASE_ROOT/lib/modules/$kver" "$r/lib/modules/"
+	mkdir -p "$r/usr/lib/modules"
+	ln -s usr/lib "$r/lib"
+	cp -a "$BASE_ROOT/usr/lib/modules/$kver" "$r/usr/lib/modules/"
 	local kos=()
 	if [ -n "$mdir" ] && compgen -G "$mdir/*.ko" >/dev/null; then
 		kos=("$mdir"/*.ko)

@@ -8,16 +8,16 @@ function finish(status,    msg, bad) {
 	msg = ""; bad = 0
 	if (skipall) {
 		skipped++
-		msg = "skipped"
+		msg = " skipped"
 	} else {
-		if (!plan) {
+		if (status == "") {
+			bad++; msg = msg " did not finish (crash or timeout);"
+		} else if (!plan) {
 			bad++; msg = msg " no plan;"
 		} else if (planned != np + nf + ns) {
 			bad++; msg = msg " planned " planned " but ran " (np + nf + ns) ";"
 		}
-		if (status == "") {
-			bad++; msg = msg " did not finish (crash or timeout);"
-		} else if (status != 0 && nf == 0) {
+		if (status != "" && status != 0 && nf == 0) {
 			bad++; msg = msg " exit status " status ";"
 		}
 	}
