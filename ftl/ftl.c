@@ -110,7 +110,7 @@ static void blist_init(struct ftl_list *list)
 }
 
 static void blist_add_tail(struct ftl_list *list, struct ftl_link *links,
-			  u32 b)
+			   u32 b)
 {
 	links[b].prev = list->tail;
 	links[b].next = FTL_NONE;
@@ -141,8 +141,8 @@ static void blist_del(struct ftl_list *list, struct ftl_link *links, u32 b)
 
 static void closed_insert(struct ftl *ftl, u32 b)
 {
-	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links,
-		      b);
+	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid],
+		       ftl->bucket_links, b);
 	blist_add_tail(&ftl->closed, ftl->closed_links, b);
 }
 
@@ -545,6 +545,10 @@ void ftl_config_init(struct ftl_config *cfg, u64 logical_pages)
 	};
 }
 
+/* GC needs its two open blocks plus the free-block watermark (2). */
+#define FTL_TOO_FEW_SPARE \
+	"too few spare blocks for garbage collection (at least 4 with default watermarks): raise over-provisioning or capacity"
+
 static int config_fail(const char **why, const char *reason)
 {
 	if (why)
@@ -561,7 +565,7 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 	if (cfg->page_size < FTL_MIN_PAGE_SIZE ||
 	    cfg->page_size > FTL_MAX_PAGE_SIZE ||
 	    (cfg->page_size & (cfg->page_size - 1)))
-		return config_fail(why, "page size must be a power of two from 4096 to 16384 bytes");
+		return config_fail(why, "page size must be 4096, 8192 or 16384");
 	if (ppb < FTL_MIN_PAGES_PER_BLOCK || ppb > FTL_MAX_PAGES_PER_BLOCK)
 		return config_fail(why, "pages per block must be 2 to 4096");
 	if (cfg->op_percent < FTL_MIN_OP_PERCENT ||
@@ -591,7 +595,7 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 	 * that one of them has an invalid page to reclaim.
 	 */
 	if (spare < (u64)g.gc_high_blocks + FTL_NR_STREAMS)
-		return config_fail(why, "too few spare blocks: garbage collection needs at least 2 open blocks plus the free-block watermark (4 with default watermarks); raise over-provisioning or the capacity");
+		return config_fail(why, FTL_TOO_FEW_SPARE);
 	if ((logical_blocks + spare) * ppb >= U32_MAX)
 		return config_fail(why, "physical capacity must be below 2^32 pages");
 	g.logical_blocks = logical_blocks;
@@ -839,12 +843,13 @@ int ftl_policy_parse(const char *name)
 
 /* ---- invariant checker ---- */
 
-#define CHECK(cond, fmt, ...) do {					\
-	if (!(cond)) {							\
+/* Evaluates to @cond; logs the violation when it is false. */
+#define FTL_INVARIANT(cond, fmt, ...) ({				\
+	bool __held = !!(cond);						\
+	if (!__held)							\
 		ftl_err("ftl_check: " fmt, ##__VA_ARGS__);		\
-		return -EIO;						\
-	}								\
-} while (0)
+	__held;								\
+})
 
 static int check_maps(const struct ftl *ftl)
 {
@@ -855,15 +860,18 @@ static int check_maps(const struct ftl *ftl)
 
 		if (p == FTL_UNMAPPED)
 			continue;
-		CHECK(p < ftl->geo.physical_pages, "lpn %llu maps beyond the end",
-		      (unsigned long long)lpn);
-		CHECK(ftl->p2l[p] == lpn, "lpn %llu -> ppn %u -> lpn %u",
-		      (unsigned long long)lpn, p, ftl->p2l[p]);
+		if (!FTL_INVARIANT(p < ftl->geo.physical_pages, "lpn %llu maps beyond the end",
+				   (unsigned long long)lpn))
+			return -EIO;
+		if (!FTL_INVARIANT(ftl->p2l[p] == lpn, "lpn %llu -> ppn %u -> lpn %u",
+				   (unsigned long long)lpn, p, ftl->p2l[p]))
+			return -EIO;
 		mapped++;
 	}
-	CHECK(mapped == ftl->valid_pages, "%llu pages mapped, %llu counted",
-	      (unsigned long long)mapped,
-	      (unsigned long long)ftl->valid_pages);
+	if (!FTL_INVARIANT(mapped == ftl->valid_pages, "%llu pages mapped, %llu counted",
+			   (unsigned long long)mapped,
+			   (unsigned long long)ftl->valid_pages))
+		return -EIO;
 	for (ppn = 0; ppn < ftl->geo.physical_pages; ppn++) {
 		u32 l = ftl->p2l[ppn];
 		const struct ftl_block *blk = &ftl->blocks[ppn_block(ftl, ppn)];
@@ -871,12 +879,14 @@ static int check_maps(const struct ftl *ftl)
 		if (l == FTL_UNMAPPED)
 			continue;
 		/* Also rules out one lpn owning two physical pages. */
-		CHECK(l < ftl->geo.logical_pages && ftl->l2p[l] == ppn,
-		      "ppn %llu claims lpn %u which maps elsewhere",
-		      (unsigned long long)ppn, l);
-		CHECK(ppn % ftl->geo.pages_per_block < blk->write_ptr,
-		      "ppn %llu holds data but was never programmed",
-		      (unsigned long long)ppn);
+		if (!FTL_INVARIANT(l < ftl->geo.logical_pages && ftl->l2p[l] == ppn,
+				   "ppn %llu claims lpn %u which maps elsewhere",
+				   (unsigned long long)ppn, l))
+			return -EIO;
+		if (!FTL_INVARIANT(ppn % ftl->geo.pages_per_block < blk->write_ptr,
+				   "ppn %llu holds data but was never programmed",
+				   (unsigned long long)ppn))
+			return -EIO;
 	}
 	return 0;
 }
@@ -887,16 +897,21 @@ static int check_list(const struct ftl *ftl, const struct ftl_list *list,
 	u32 b, prev = FTL_NONE, len = 0;
 
 	for (b = list->head; b != FTL_NONE; b = links[b].next) {
-		CHECK(++len <= ftl->geo.physical_blocks, "block list loops");
-		CHECK(links[b].prev == prev, "block %u: bad back link", b);
-		CHECK(ftl->blocks[b].state == FTL_BLOCK_CLOSED,
-		      "block %u on a victim list but not closed", b);
-		CHECK(valid < 0 || ftl->blocks[b].valid == valid,
-		      "block %u in bucket %lld has %u valid pages", b, valid,
-		      ftl->blocks[b].valid);
+		if (!FTL_INVARIANT(++len <= ftl->geo.physical_blocks, "block list loops"))
+			return -EIO;
+		if (!FTL_INVARIANT(links[b].prev == prev, "block %u: bad back link", b))
+			return -EIO;
+		if (!FTL_INVARIANT(ftl->blocks[b].state == FTL_BLOCK_CLOSED,
+				   "block %u on a victim list but not closed", b))
+			return -EIO;
+		if (!FTL_INVARIANT(valid < 0 || ftl->blocks[b].valid == valid,
+				   "block %u in bucket %lld has %u valid pages", b, valid,
+				   ftl->blocks[b].valid))
+			return -EIO;
 		prev = b;
 	}
-	CHECK(list->tail == prev && list->len == len, "list tail/len wrong");
+	if (!FTL_INVARIANT(list->tail == prev && list->len == len, "list tail/len wrong"))
+		return -EIO;
 	return 0;
 }
 
@@ -912,57 +927,69 @@ static int check_blocks(const struct ftl *ftl)
 
 		for (i = 0; i < ppb; i++)
 			valid += ftl->p2l[b * ppb + i] != FTL_UNMAPPED;
-		CHECK(valid == blk->valid, "block %u: %u valid pages, %u counted",
-		      b, valid, blk->valid);
-		CHECK(blk->write_ptr <= ppb, "block %u: write pointer %u", b,
-		      blk->write_ptr);
+		if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
+				   b, valid, blk->valid))
+			return -EIO;
+		if (!FTL_INVARIANT(blk->write_ptr <= ppb, "block %u: write pointer %u", b,
+				   blk->write_ptr))
+			return -EIO;
 		erase_sum += blk->erase_count;
 		if (blk->erase_count > erase_max)
 			erase_max = blk->erase_count;
 		switch (blk->state) {
 		case FTL_BLOCK_FREE:
-			CHECK(blk->write_ptr == 0, "free block %u not erased", b);
-			CHECK(blk->heap_pos < ftl->nr_free &&
-			      ftl->free_heap[blk->heap_pos] == b,
-			      "free block %u not in the free pool", b);
+			if (!FTL_INVARIANT(blk->write_ptr == 0, "free block %u not erased", b))
+				return -EIO;
+			if (!FTL_INVARIANT(blk->heap_pos < ftl->nr_free &&
+					   ftl->free_heap[blk->heap_pos] == b,
+					   "free block %u not in the free pool", b))
+				return -EIO;
 			break;
 		case FTL_BLOCK_OPEN:
-			CHECK(ftl->open[FTL_STREAM_HOST] == b ||
-			      ftl->open[FTL_STREAM_GC] == b,
-			      "block %u open but no stream writes it", b);
+			if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == b ||
+					   ftl->open[FTL_STREAM_GC] == b,
+					   "block %u open but no stream writes it", b))
+				return -EIO;
 			nr_open++;
 			break;
 		case FTL_BLOCK_CLOSED:
-			CHECK(blk->write_ptr == ppb, "closed block %u not full", b);
+			if (!FTL_INVARIANT(blk->write_ptr == ppb, "closed block %u not full", b))
+				return -EIO;
 			nr_closed++;
 			break;
 		default:
-			CHECK(0, "block %u in state %u between calls", b,
-			      blk->state);
+			if (!FTL_INVARIANT(0, "block %u in state %u between calls", b,
+					   blk->state))
+				return -EIO;
 		}
 	}
-	CHECK(nr_open + nr_closed + ftl->nr_free == ftl->geo.physical_blocks,
-	      "%u open + %u closed + %u free != %u blocks", nr_open, nr_closed,
-	      ftl->nr_free, ftl->geo.physical_blocks);
+	if (!FTL_INVARIANT(nr_open + nr_closed + ftl->nr_free == ftl->geo.physical_blocks,
+			   "%u open + %u closed + %u free != %u blocks", nr_open, nr_closed,
+			   ftl->nr_free, ftl->geo.physical_blocks))
+		return -EIO;
 	for (i = 1; i < ftl->nr_free; i++)
-		CHECK(!heap_less(ftl, ftl->free_heap[i],
-				 ftl->free_heap[(i - 1) / 2]),
-		      "free pool heap order broken at %u", i);
-	CHECK(erase_sum == ftl->erase_sum && erase_max == ftl->erase_max,
-	      "erase count totals drifted");
+		if (!FTL_INVARIANT(!heap_less(ftl, ftl->free_heap[i],
+					      ftl->free_heap[(i - 1) / 2]),
+				   "free pool heap order broken at %u", i))
+			return -EIO;
+	if (!FTL_INVARIANT(erase_sum == ftl->erase_sum && erase_max == ftl->erase_max,
+			   "erase count totals drifted"))
+		return -EIO;
 	err = check_list(ftl, &ftl->closed, ftl->closed_links, -1);
 	if (err)
 		return err;
-	CHECK(ftl->closed.len == nr_closed, "%u closed blocks, %u listed",
-	      nr_closed, ftl->closed.len);
+	if (!FTL_INVARIANT(ftl->closed.len == nr_closed, "%u closed blocks, %u listed",
+			   nr_closed, ftl->closed.len))
+		return -EIO;
 	for (i = 0; i <= ppb; i++) {
 		err = check_list(ftl, &ftl->buckets[i], ftl->bucket_links, i);
 		if (err)
 			return err;
 		bucketed += ftl->buckets[i].len;
 	}
-	CHECK(bucketed == nr_closed, "%u closed blocks, %llu in buckets",
-	      nr_closed, (unsigned long long)bucketed);
+	if (!FTL_INVARIANT(bucketed == nr_closed, "%u closed blocks, %llu in buckets",
+			   nr_closed, (unsigned long long)bucketed))
+		return -EIO;
 	return 0;
 }
 
@@ -977,8 +1004,9 @@ int ftl_check(const struct ftl *ftl)
 	err = check_blocks(ftl);
 	if (err)
 		return err;
-	CHECK(c->nand_pages_written == c->host_pages_written +
-	      c->gc_relocations + c->wl_relocations,
-	      "NAND programs != host + GC + wear-leveling programs");
+	if (!FTL_INVARIANT(c->nand_pages_written == c->host_pages_written +
+			   c->gc_relocations + c->wl_relocations,
+			   "NAND programs != host + GC + wear-leveling programs"))
+		return -EIO;
 	return 0;
 }

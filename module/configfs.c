@@ -104,16 +104,17 @@ static ssize_t field_store(struct config_item *item, enum ftlblk_field_id id,
 }
 
 #define FTLBLK_FIELD_ATTR(_name, _id)					\
+static const enum ftlblk_field_id ftlblk_item_##_name##_id = _id;	\
 static ssize_t ftlblk_item_##_name##_show(struct config_item *item,	\
 					  char *page)			\
 {									\
-	return field_show(item, _id, page);				\
+	return field_show(item, ftlblk_item_##_name##_id, page);				\
 }									\
 static ssize_t ftlblk_item_##_name##_store(struct config_item *item,	\
 					   const char *page,		\
 					   size_t count)		\
 {									\
-	return field_store(item, _id, page, count);			\
+	return field_store(item, ftlblk_item_##_name##_id, page, count);			\
 }									\
 CONFIGFS_ATTR(ftlblk_item_, _name)
 

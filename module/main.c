@@ -87,23 +87,55 @@ static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
 MODULE_PARM_DESC(nr_devices, "Devices to create at load time, named ftlblk0.. (0 allowed; more via configfs). Default: 1");
 
-#define FTLBLK_PARAM(field, var, desc)					\
-	module_param_named(var, ftlblk_defaults.val[field], uint, 0444); \
-	MODULE_PARM_DESC(var, desc)
+module_param_named(size, ftlblk_defaults.val[FTLBLK_SIZE], uint, 0444);
+MODULE_PARM_DESC(size, "Logical capacity in MiB, 1..65536. Default: 256");
 
-FTLBLK_PARAM(FTLBLK_SIZE, size, "Logical capacity in MiB, 1..65536. Default: 256");
-FTLBLK_PARAM(FTLBLK_BLOCKSIZE, blocksize, "Logical block size in bytes, 512 or 4096. Default: 512");
-FTLBLK_PARAM(FTLBLK_PAGE_SIZE, page_size, "Flash page size in bytes, 4096, 8192 or 16384; also the discard granularity. Default: 4096");
-FTLBLK_PARAM(FTLBLK_PAGES_PER_BLOCK, pages_per_block, "Flash pages per erase block, 2..4096. Default: 256");
-FTLBLK_PARAM(FTLBLK_OP_PERCENT, op_percent, "Over-provisioning in percent of the logical capacity, 1..100. Default: 7");
-FTLBLK_PARAM(FTLBLK_WL_THRESHOLD, wl_threshold, "Static wear leveling acts above this erase-count spread, 0 = off. Default: 64");
-FTLBLK_PARAM(FTLBLK_GC_LOW_BLOCKS, gc_low_blocks, "GC starts below this many free blocks, 0 = default (2)");
-FTLBLK_PARAM(FTLBLK_GC_HIGH_BLOCKS, gc_high_blocks, "GC stops at this many free blocks, 0 = same as gc_low_blocks");
-FTLBLK_PARAM(FTLBLK_DISCARD, discard, "Accept discard requests, 0 or 1. Default: 1");
-FTLBLK_PARAM(FTLBLK_MAX_DISCARD_SEGMENTS, max_discard_segments, "Discard ranges per request, 1..256. Default: 64");
-FTLBLK_PARAM(FTLBLK_MAX_DISCARD_SECTORS, max_discard_sectors, "Largest discard request in 512-byte sectors, 0 = unlimited. Default: 0");
-FTLBLK_PARAM(FTLBLK_SUBMIT_QUEUES, submit_queues, "Hardware queues, 1..256. Default: 1");
-FTLBLK_PARAM(FTLBLK_HW_QUEUE_DEPTH, hw_queue_depth, "Requests per hardware queue, 1..4096. Default: 64");
+module_param_named(blocksize, ftlblk_defaults.val[FTLBLK_BLOCKSIZE],
+		   uint, 0444);
+MODULE_PARM_DESC(blocksize, "Logical block size in bytes, 512 or 4096. Default: 512");
+
+module_param_named(page_size, ftlblk_defaults.val[FTLBLK_PAGE_SIZE],
+		   uint, 0444);
+MODULE_PARM_DESC(page_size, "Flash page size and discard granularity in bytes, 4096, 8192 or 16384. Default: 4096");
+
+module_param_named(pages_per_block, ftlblk_defaults.val[FTLBLK_PAGES_PER_BLOCK],
+		   uint, 0444);
+MODULE_PARM_DESC(pages_per_block, "Flash pages per erase block, 2..4096. Default: 256");
+
+module_param_named(op_percent, ftlblk_defaults.val[FTLBLK_OP_PERCENT],
+		   uint, 0444);
+MODULE_PARM_DESC(op_percent, "Over-provisioning in percent of the logical capacity, 1..100. Default: 7");
+
+module_param_named(wl_threshold, ftlblk_defaults.val[FTLBLK_WL_THRESHOLD],
+		   uint, 0444);
+MODULE_PARM_DESC(wl_threshold, "Static wear leveling above this erase-count spread, 0 = off. Default: 64");
+
+module_param_named(gc_low_blocks, ftlblk_defaults.val[FTLBLK_GC_LOW_BLOCKS],
+		   uint, 0444);
+MODULE_PARM_DESC(gc_low_blocks, "GC starts below this many free blocks, 0 = default (2)");
+
+module_param_named(gc_high_blocks, ftlblk_defaults.val[FTLBLK_GC_HIGH_BLOCKS],
+		   uint, 0444);
+MODULE_PARM_DESC(gc_high_blocks, "GC stops at this many free blocks, 0 = gc_low_blocks");
+
+module_param_named(discard, ftlblk_defaults.val[FTLBLK_DISCARD], uint, 0444);
+MODULE_PARM_DESC(discard, "Accept discard requests, 0 or 1. Default: 1");
+
+module_param_named(max_discard_segments, ftlblk_defaults.val[FTLBLK_MAX_DISCARD_SEGMENTS],
+		   uint, 0444);
+MODULE_PARM_DESC(max_discard_segments, "Discard ranges per request, 1..256. Default: 64");
+
+module_param_named(max_discard_sectors, ftlblk_defaults.val[FTLBLK_MAX_DISCARD_SECTORS],
+		   uint, 0444);
+MODULE_PARM_DESC(max_discard_sectors, "Largest discard in 512-byte sectors, 0 = unlimited. Default: 0");
+
+module_param_named(submit_queues, ftlblk_defaults.val[FTLBLK_SUBMIT_QUEUES],
+		   uint, 0444);
+MODULE_PARM_DESC(submit_queues, "Hardware queues, 1..256. Default: 1");
+
+module_param_named(hw_queue_depth, ftlblk_defaults.val[FTLBLK_HW_QUEUE_DEPTH],
+		   uint, 0444);
+MODULE_PARM_DESC(hw_queue_depth, "Requests per hardware queue, 1..4096. Default: 64");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -499,7 +531,7 @@ static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
 }
 
 static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
-				   const struct blk_mq_queue_data *bd)
+				    const struct blk_mq_queue_data *bd)
 {
 	struct request *rq = bd->rq;
 	struct ftlblk_dev *dev = hctx->queue->queuedata;

@@ -14,58 +14,46 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(ftlblk_discard,
-	TP_PROTO(struct gendisk *disk, sector_t sector, u64 nr_sectors),
-	TP_ARGS(disk, sector, nr_sectors),
-	TP_STRUCT__entry(
-		__string(disk, disk->disk_name)
-		__field(sector_t, sector)
-		__field(u64, nr_sectors)
-	),
-	TP_fast_assign(
-		__assign_str(disk, disk->disk_name);
-		__entry->sector = sector;
-		__entry->nr_sectors = nr_sectors;
-	),
-	TP_printk("%s sector=%llu nr_sectors=%llu", __get_str(disk),
-		  (unsigned long long)__entry->sector, __entry->nr_sectors)
+	    TP_PROTO(struct gendisk *disk, sector_t sector, u64 nr_sectors),
+	    TP_ARGS(disk, sector, nr_sectors),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(sector_t, sector)
+			     __field(u64, nr_sectors)),
+	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+			   __entry->sector = sector;
+			   __entry->nr_sectors = nr_sectors;),
+	    TP_printk("%s sector=%llu nr_sectors=%llu", __get_str(disk),
+		      (unsigned long long)__entry->sector, __entry->nr_sectors)
 );
 
 TRACE_EVENT(ftlblk_gc,
-	TP_PROTO(struct gendisk *disk, u32 block, u32 relocated,
-		 bool wear_leveling),
-	TP_ARGS(disk, block, relocated, wear_leveling),
-	TP_STRUCT__entry(
-		__string(disk, disk->disk_name)
-		__field(u32, block)
-		__field(u32, relocated)
-		__field(bool, wear_leveling)
-	),
-	TP_fast_assign(
-		__assign_str(disk, disk->disk_name);
-		__entry->block = block;
-		__entry->relocated = relocated;
-		__entry->wear_leveling = wear_leveling;
-	),
-	TP_printk("%s block=%u relocated=%u reason=%s", __get_str(disk),
-		  __entry->block, __entry->relocated,
-		  __entry->wear_leveling ? "wear-leveling" : "gc")
+	    TP_PROTO(struct gendisk *disk, u32 block, u32 relocated,
+		     bool wear_leveling),
+	    TP_ARGS(disk, block, relocated, wear_leveling),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(u32, block)
+			     __field(u32, relocated)
+			     __field(bool, wear_leveling)),
+	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+			   __entry->block = block;
+			   __entry->relocated = relocated;
+			   __entry->wear_leveling = wear_leveling;),
+	    TP_printk("%s block=%u relocated=%u reason=%s", __get_str(disk),
+		      __entry->block, __entry->relocated,
+		      __entry->wear_leveling ? "wear-leveling" : "gc")
 );
 
 TRACE_EVENT(ftlblk_erase,
-	TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
-	TP_ARGS(disk, block, erase_count),
-	TP_STRUCT__entry(
-		__string(disk, disk->disk_name)
-		__field(u32, block)
-		__field(u32, erase_count)
-	),
-	TP_fast_assign(
-		__assign_str(disk, disk->disk_name);
-		__entry->block = block;
-		__entry->erase_count = erase_count;
-	),
-	TP_printk("%s block=%u erase_count=%u", __get_str(disk),
-		  __entry->block, __entry->erase_count)
+	    TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
+	    TP_ARGS(disk, block, erase_count),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(u32, block)
+			     __field(u32, erase_count)),
+	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+			   __entry->block = block;
+			   __entry->erase_count = erase_count;),
+	    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
+		      __entry->block, __entry->erase_count)
 );
 
 #endif /* _TRACE_FTLBLK_H */
