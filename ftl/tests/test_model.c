@@ -5,15 +5,16 @@
  * Random writes, overwrites, reads, discards and unmaps (single pages and
  * runs crossing block boundaries, now and then the whole device) run
  * against a plain reference array, for every GC policy and several
- * geometries, until the host has written the logical capacity at least
- * FTL_MODEL_ROUNDS (default 50) times over. The data store lives in the
+ * geometries, until the host has written the logical capacity
+ * FTL_MODEL_ROUNDS times a per-case factor over (default 200, so at least
+ * 200 times; the acceptance minimum is 50). The data store lives in the
  * callbacks (tests/shadow.c): every read must find, at the physical page
  * the core returns, the content the test last wrote to that logical page.
  *
  * Environment:
  *   FTL_SEED=n          base seed (default fixed); each case derives its own
  *   FTL_CASE=pattern    run only the cases matching (cmocka test filter)
- *   FTL_MODEL_ROUNDS=n  full-capacity overwrites per case (default 50)
+ *   FTL_MODEL_ROUNDS=n  full-capacity overwrites per case (default 200)
  *
  * A failure prints the base seed, the case and the operation index; rerun
  * with the same FTL_SEED (and FTL_CASE) to replay it exactly.
@@ -43,7 +44,7 @@ struct model_case {
 };
 
 static u64 base_seed = DEFAULT_SEED;
-static u64 rounds = 50;
+static u64 rounds = 200;
 
 #define FAIL(what) do {							\
 	fail_msg("%s: %s\n  seed: FTL_SEED=%#llx FTL_CASE='%s' (case seed %#llx), op %llu", \
