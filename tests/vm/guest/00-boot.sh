@@ -1,9 +1,10 @@
 #!/bin/sh
 # Smoke test: the VM booted the expected kernel with the harness' mounts, and
 # in-tree modules and tools the other tests rely on are usable.
+# shellcheck source=lib.sh
 . /tests/lib.sh
 
-plan 14
+plan 15
 
 is "$(uname -r)" "$KVER" "kernel is $KVER"
 ok "configfs mounted at /sys/kernel/config" grep -q ' /sys/kernel/config configfs ' /proc/mounts
@@ -24,4 +25,9 @@ for t in blkdiscard fstrim blockdev losetup mkfs.vfat mkfs.ext4 modprobe fio; do
 done
 is "$bb" "" "util-linux/dosfstools/e2fsprogs/kmod tools are Debian's"
 ok "modprobe -r brd zram" modprobe -r brd zram
+if [ -f "/lib/modules/$KVER/extra/ftlblk.ko" ]; then
+	ok "modinfo finds the staged ftlblk" modinfo ftlblk
+else
+	skip "modinfo finds the staged ftlblk" "module/ftlblk.ko not built"
+fi
 check_dmesg

@@ -1,4 +1,5 @@
-# TAP helpers for the guest tests (busybox ash). Use with
+# shellcheck shell=sh
+# TAP helpers for the guest tests (run by dash, /bin/sh in the guest). Use with
 #   . /tests/lib.sh       (or: . "$(dirname "$0")/lib.sh")
 #
 #   plan N                 print the plan up front (or call done_testing)

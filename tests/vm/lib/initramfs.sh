@@ -76,6 +76,12 @@ base_build() {
 	BASE_ROOT="$dir/root"
 	BASE_CPIO="$dir/base.cpio.zst"
 	[ -f "$dir/.done" ] && return 0
+	# Bases built by older versions of this file are stale; the caller
+	# holds the cache lock, so no run is reading them now.
+	local old
+	for old in "$cache/initramfs/$kver"-*; do
+		[ "$old" = "$dir" ] || rm -rf "$old"
+	done
 	log "building base initramfs in $dir"
 	rm -rf "$dir"
 	mkdir -p "$BASE_ROOT"
