@@ -1,0 +1,50 @@
+# ftlblk: a flash SSD emulator whose FTL consumes discard requests.
+#
+#   make demo     the main job: boots a VM and shows what discard does to a
+#                 flash device (WAF, GC, wear), table + plot in $(OUT)
+#   make check    every test: FTL core unit/model tests (plain and
+#                 ASan/UBSan), ftlsim theory tests, lint, the QEMU suite
+#
+# Both install what they need with apt (scripts/install-deps) and never load
+# anything into this machine's kernel.
+
+KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
+		sed -n 's/^ *Depends: linux-headers-//p' | head -n 1)
+export KVER
+
+.PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
+	demo bench fuzz clean
+
+all: module ftlsim
+
+deps:
+	scripts/install-deps
+
+module: deps
+	$(MAKE) -C module
+
+ftlsim:
+	$(MAKE) -C tools/ftlsim
+
+check: deps
+	scripts/check
+
+test-ftl:
+	$(MAKE) -C ftl test
+
+test-ftlsim:
+	$(MAKE) -C tools/ftlsim test
+
+lint: deps
+	scripts/lint
+
+test-vm: module
+	tests/vm/run
+
+fuzz:
+	$(MAKE) -C ftl fuzz
+
+clean:
+	$(MAKE) -C module clean
+	$(MAKE) -C ftl clean
+	$(MAKE) -C tools/ftlsim clean
