@@ -41,6 +41,9 @@ lint: deps
 test-vm: module
 	tests/vm/run
 
+demo: module
+	demo/run
+
 fuzz:
 	$(MAKE) -C ftl fuzz
 
