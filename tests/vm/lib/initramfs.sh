@@ -154,6 +154,21 @@ base_build() {
 	touch "$dir/.done"
 }
 
+# Small C programs the guest tests need (exact errno of an ioctl, threads
+# racing on one device): tests/vm/tools/NAME.c becomes /usr/local/bin/NAME,
+# linked statically so it needs nothing from the initramfs.
+_build_guest_tools() {	# ROOT
+	local src tools_dir
+	tools_dir="$(dirname "${BASH_SOURCE[0]}")/../tools"
+	compgen -G "$tools_dir/*.c" >/dev/null || return 0
+	mkdir -p "$1/usr/local/bin"
+	for src in "$tools_dir"/*.c; do
+		gcc -static -O2 -pthread -Wall -Wextra -Werror \
+			-o "$1/usr/local/bin/$(basename "$src" .c)" "$src" ||
+			die "cannot build guest tool $src"
+	done
+}
+
 # run_build KVER KROOT WORK MODULES_DIR OUT_IMAGE
 # Uses BASE_ROOT/BASE_CPIO; $WORK/root must already hold /init, /tests and
 # /etc/vm/*. Adds the module tree and writes OUT_IMAGE.
@@ -181,6 +196,7 @@ run_build() {
 		done
 	fi
 	depmod -b "$r" "$kver"
+	_build_guest_tools "$r"
 	_cpio_zst "$r" "$work/run.cpio.zst" -3
 	cat "$BASE_CPIO" "$work/run.cpio.zst" >"$out"
 }
