@@ -39,6 +39,7 @@ struct model_case {
 	u32 hot_permille;	/* share of writes going to the hot 10 % */
 	u32 rounds_factor;	/* full overwrites = rounds * this */
 	bool expect_moves;	/* GC must have relocated valid pages */
+	u32 gc_low, gc_high;	/* watermarks, 0 = default */
 	enum ftl_gc_policy policy;
 	u32 index;
 };
@@ -83,6 +84,8 @@ static void run_model(void **state)
 	cfg.op_percent = c->op_percent;
 	cfg.gc_policy = c->policy;
 	cfg.wl_threshold = c->wl_threshold;
+	cfg.gc_low_blocks = c->gc_low;
+	cfg.gc_high_blocks = c->gc_high;
 	err = shadow_init(&sh, &cfg);
 	if (err)
 		fail_msg("%s: shadow_init: %d", c->name, err);
@@ -187,13 +190,14 @@ static void run_model(void **state)
 }
 
 /* name, pages/block, logical pages, op %, wl threshold, hot share,
- * rounds factor, expect GC relocations */
+ * rounds factor, expect GC relocations, gc_low, gc_high */
 #define GEOMETRIES(P, pname)						\
-	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, P, 0 },		\
-	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, P, 0 },	\
-	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, P, 0 },	\
-	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, P, 0 },	\
-	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, P, 0 }
+	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, 0 },	\
+	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, 0 }, \
+	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, 0 }, \
+	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, 0 }, \
+	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, 0 }, \
+	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, 0 }
 
 static struct model_case cases[] = {
 	GEOMETRIES(FTL_GC_GREEDY, "greedy"),
