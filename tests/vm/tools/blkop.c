@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkop OP DEVICE OFFSET LENGTH: one discard/zero-out call on a block
+ * device, exactly as given (no clamping or splitting, unlike blkdiscard),
+ * and print the outcome as "ok" or the errno name (EINVAL, EOPNOTSUPP,
+ * ...). Exits 0 on success, 1 on a failed call, 2 on bad usage.
+ *
+ *   discard     ioctl(BLKDISCARD)       -> REQ_OP_DISCARD
+ *   secdiscard  ioctl(BLKSECDISCARD)
+ *   zeroout     ioctl(BLKZEROOUT)       -> REQ_OP_WRITE_ZEROES, NOUNMAP
+ *   punch       fallocate(PUNCH_HOLE|KEEP_SIZE) -> WRITE_ZEROES, may unmap
+ *   zero-range  fallocate(ZERO_RANGE|KEEP_SIZE) -> WRITE_ZEROES, NOUNMAP
+ *
+ * OFFSET and LENGTH are bytes, decimal or 0x-hex, up to 2^64 - 1, so a
+ * test can hand the kernel a range whose end overflows.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EBUSY: return "EBUSY";
+	case EIO: return "EIO";
+	case ENOSPC: return "ENOSPC";
+	case ENXIO: return "ENXIO";
+	case EBADF: return "EBADF";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case ENODEV: return "ENODEV";
+	case ENOTTY: return "ENOTTY";
+	case EFBIG: return "EFBIG";
+	case ENOENT: return "ENOENT";
+	default: return strerror(e);
+	}
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (*s == '-')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t off, len, range[2];
+	const char *op;
+	int fd, ret;
+
+	if (argc != 5 || parse_u64(argv[3], &off) || parse_u64(argv[4], &len)) {
+		fprintf(stderr, "usage: blkop discard|secdiscard|zeroout|punch|zero-range DEVICE OFFSET LENGTH\n");
+		return 2;
+	}
+	op = argv[1];
+	fd = open(argv[2], O_WRONLY);
+	if (fd < 0) {
+		printf("%s\n", errno_name(errno));
+		return 1;
+	}
+	range[0] = off;
+	range[1] = len;
+	if (!strcmp(op, "discard")) {
+		ret = ioctl(fd, BLKDISCARD, range);
+	} else if (!strcmp(op, "secdiscard")) {
+		ret = ioctl(fd, BLKSECDISCARD, range);
+	} else if (!strcmp(op, "zeroout")) {
+		ret = ioctl(fd, BLKZEROOUT, range);
+	} else if (!strcmp(op, "punch")) {
+		ret = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				(off_t)off, (off_t)len);
+	} else if (!strcmp(op, "zero-range")) {
+		ret = fallocate(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+				(off_t)off, (off_t)len);
+	} else {
+		fprintf(stderr, "blkop: unknown operation %s\n", op);
+		close(fd);
+		return 2;
+	}
+	if (ret < 0) {
+		printf("%s\n", errno_name(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	printf("ok\n");
+	return 0;
+}
