@@ -44,6 +44,9 @@ test-vm: module
 demo: module
 	demo/run
 
+bench: module
+	bench/run
+
 fuzz:
 	$(MAKE) -C ftl fuzz
 

@@ -174,7 +174,8 @@ static void ftlblk_release_page(void *ctx, u32 ppn)
 	struct ftlblk_dev *dev = ctx;
 
 	if (dev->data[ppn]) {
-		__free_pages(dev->data[ppn], dev->page_order);
+		/* A reader may still hold a reference: it frees it then. */
+		put_page(dev->data[ppn]);
 		dev->data[ppn] = NULL;
 		dev->data_pages--;
 	}
@@ -264,9 +265,11 @@ static unsigned int flash_page_size(struct ftlblk_dev *dev)
 	return dev->sectors_per_page << SECTOR_SHIFT;
 }
 
+/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
 static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t extra)
 {
-	return alloc_pages(GFP_NOIO | __GFP_NOWARN | extra, dev->page_order);
+	return alloc_pages(GFP_NOIO | __GFP_NOWARN | __GFP_COMP | extra,
+			   dev->page_order);
 }
 
 /* Store @page, already holding the new data, as logical page @lpn. */
@@ -295,16 +298,28 @@ static void read_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf)
 		memcpy(buf, page_address(dev->data[ppn]), flash_page_size(dev));
 }
 
+/*
+ * Like NAND, a data page is never modified once programmed: writes go to
+ * a new page and GC only moves the pointer. So a reader only needs the
+ * lock to find the page and take a reference; it copies without the lock,
+ * and the memory outlives a concurrent overwrite, discard or erase.
+ */
 static blk_status_t read_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 			       u64 lpn, unsigned int off, unsigned int len)
 {
+	struct page *page = NULL;
 	u32 ppn;
 
 	spin_lock(&dev->lock);
 	ftl_read(dev->ftl, lpn, &ppn);
-	cursor_copy(c, ppn == FTL_UNMAPPED ? NULL :
-		    page_address(dev->data[ppn]) + off, len, true);
+	if (ppn != FTL_UNMAPPED) {
+		page = dev->data[ppn];
+		get_page(page);
+	}
 	spin_unlock(&dev->lock);
+	cursor_copy(c, page ? page_address(page) + off : NULL, len, true);
+	if (page)
+		put_page(page);
 	return BLK_STS_OK;
 }
 
@@ -334,7 +349,7 @@ static blk_status_t write_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 	err = install_page(dev, lpn, page);
 	spin_unlock(&dev->lock);
 	if (err) {
-		__free_pages(page, dev->page_order);
+		put_page(page);
 		return BLK_STS_IOERR;
 	}
 	return BLK_STS_OK;
@@ -403,7 +418,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 	}
 	spin_unlock(&dev->lock);
 	if (page)
-		__free_pages(page, dev->page_order);
+		put_page(page);
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
@@ -421,7 +436,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
 		err = install_page(dev, lpn, page);
 		spin_unlock(&dev->lock);
 		if (err) {
-			__free_pages(page, dev->page_order);
+			put_page(page);
 			return BLK_STS_IOERR;
 		}
 	}
