@@ -1,0 +1,125 @@
+#!/bin/sh
+# Seed conformance, the filesystem API: blkdev_issue_discard() (sync), the
+# seed's completion-callback form (own bi_end_io; chained bios), fire and
+# forget, -EOPNOTSUPP from devices that cannot discard (ftlblk discard=0,
+# brd), and "discard completes, then write, then read sees the write". Each
+# request is checked at the device: ftlblk's counters and its
+# ftlblk_discard tracepoint. See docs/conformance.md.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+# shellcheck source=conform-lib.sh
+. /tests/conform-lib.sh
+need_module ftlblk ftlblk_conform brd
+
+plan 66
+
+# Counters of $D as "name=value ..." for the given names.
+counters() {
+	_c=
+	for _k; do _c="$_c $_k=$(cstat "$D" "$_k")"; done
+	echo "${_c# }"
+}
+DISCARD_STATS="discard_requests discard_ranges discard_sectors pages_discarded valid_pages_discarded sectors_zeroed"
+
+# Non-zero bytes in COUNT 512-byte sectors of /dev/$D from sector SKIP.
+nonzero_bytes() {
+	dd if="/dev/$D" bs=512 skip="$1" count="$2" iflag=direct 2>/dev/null |
+		tr -d '\000' | wc -c
+}
+
+slab0=$(slab_bios)
+ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
+cdev_create api size=64 && pass "device api: 64 MiB, max_discard_segments=64" || fail "device api: 64 MiB, max_discard_segments=64"
+D=$CDEV
+is "$(sysfs_read /sys/block/$D/queue/discard_granularity)" 4096 "discard_granularity = flash page"
+
+# --- blkdev_issue_discard, page-aligned: one request, one range -------------
+# Pages 255..512 hold data; discard pages 256..511 (sectors 2048+2048).
+dd if=/dev/urandom of="/dev/$D" bs=4096 seek=255 count=258 oflag=direct 2>/dev/null
+echo 1 >"/sys/block/$D/ftl/reset_stats"
+trace_start
+conform dev="/dev/$D" test=sync sector=2048 nr_sects=2048
+is "$(counters $DISCARD_STATS)" \
+	"discard_requests=1 discard_ranges=1 discard_sectors=2048 pages_discarded=256 valid_pages_discarded=256 sectors_zeroed=0" \
+	"sync: the device got exactly one range 2048+2048, 256 pages (all valid)"
+is "$(trace_ranges "$D" | tr '\n' ';')" "2048 2048;" "sync: ftlblk_discard traced sector=2048 nr_sectors=2048"
+is "$(nonzero_bytes 2048 2048)" 0 "sync: the discarded range reads as zeroes"
+is "$(cstat "$D" valid_pages)" 2 "sync: the neighbouring pages 255 and 512 keep their data"
+
+# --- unaligned: the block layer splits at the discard granularity --------------
+# Sectors 4099..4111: 5 sectors of page 512, then page 513 whole.
+dd if=/dev/urandom of="/dev/$D" bs=4096 seek=513 count=1 oflag=direct 2>/dev/null
+dd if="/dev/$D" of=/tmp/p512 bs=512 skip=4096 count=3 iflag=direct 2>/dev/null
+echo 1 >"/sys/block/$D/ftl/reset_stats"
+trace_start
+conform dev="/dev/$D" test=sync sector=4099 nr_sects=13
+is "$(counters $DISCARD_STATS)" \
+	"discard_requests=1 discard_ranges=2 discard_sectors=13 pages_discarded=1 valid_pages_discarded=1 sectors_zeroed=5" \
+	"sync unaligned: 2 bios (split at the granularity) merged into 1 request, 13 sectors"
+is "$(trace_ranges "$D" | tr '\n' ';')" "4099 5;4104 8;" "sync unaligned: traced 4099+5 and 4104+8, nothing rounded"
+is "$(nonzero_bytes 4099 13)" 0 "sync unaligned: sectors 4099..4111 read as zeroes"
+dd if="/dev/$D" of=/tmp/p512b bs=512 skip=4096 count=3 iflag=direct 2>/dev/null
+ok "sync unaligned: sectors 4096..4098 of the same page keep their data" cmp /tmp/p512 /tmp/p512b
+
+# --- the seed's async form: own end_io per bio ----------------------------------
+echo 1 >"/sys/block/$D/ftl/reset_stats"
+trace_start
+conform dev="/dev/$D" test=async sector=16384 nr_sects=8 count=16 stride=16 plug=0
+is "$(counters discard_ranges discard_sectors)" "discard_ranges=16 discard_sectors=128" \
+	"async: 16 ranges, 128 sectors reached the device"
+is "$(trace_ranges "$D" | ranges_merge | wc -l)" 16 "async: traced 16 separate ranges"
+is "$(trace_ranges "$D" | awk '$2 != 8 || ($1 - 16384) % 16 { bad++ } END { print NR, bad + 0 }')" "16 0" \
+	"async: each traced range is one bio: 8 sectors at 16384 + 16k"
+
+# --- chained bios, one callback: max_discard_sectors=64 splits 1024 sectors ----
+cdev_create chain size=64 max_discard_sectors=64 && pass "device chain: max_discard_sectors=64" || fail "device chain: max_discard_sectors=64"
+DC=$CDEV
+trace_start
+conform dev="/dev/$DC" test=chain sector=0 nr_sects=1024
+is "$(cstat "$DC" discard_requests) $(cstat "$DC" discard_ranges) $(cstat "$DC" discard_sectors)" "16 16 1024" \
+	"chain: the device got 16 requests of 64 sectors, 1024 sectors in all"
+is "$(trace_ranges "$DC" | ranges_merge | tr '\n' ';')" "0 1024;" "chain: traced ranges cover exactly 0..1023"
+ok "remove device chain" cdev_remove chain
+
+# --- fire and forget: end_io puts the bio; unload waits for the last ---------
+echo 1 >"/sys/block/$D/ftl/reset_stats"
+trace_start
+slab1=$(slab_bios)
+conform dev="/dev/$D" test=fire sector=0 nr_sects=8 count=10000
+is "$(counters discard_ranges discard_sectors)" "discard_ranges=10000 discard_sectors=80000" \
+	"fire: all 10000 bios reached the device"
+is "$(trace_ranges "$D" | ranges_merge | tr '\n' ';')" "0 80000;" "fire: traced ranges cover exactly 0..79999"
+slab2=$(slab_bios)
+diag "bio/biovec slab objects: before $slab1, after $slab2"
+ok "fire: bio slabs back to their level (+$((slab2 - slab1)), 10000 bios)" test $((slab2 - slab1)) -lt 500
+
+# --- ordering: discard completes, then a write, then a read sees it -----------
+conform dev="/dev/$D" test=order sector=8192 nr_sects=64
+
+# --- -EOPNOTSUPP: ftlblk discard=0 --------------------------------------------
+cdev_create nod size=64 discard=0 && pass "device nod: discard=0" || fail "device nod: discard=0"
+DN=$CDEV
+is "$(sysfs_read /sys/block/$DN/queue/discard_max_bytes)" 0 "discard=0: discard_max_bytes is 0"
+conform dev="/dev/$DN" test=sync sector=0 nr_sects=64 expect=-95
+conform dev="/dev/$DN" test=async sector=0 nr_sects=8 count=4 expect=-95
+conform dev="/dev/$DN" test=chain sector=0 nr_sects=64 expect=-95
+is "$(blkdiscard "/dev/$DN" 2>&1 | grep -c 'Operation not supported')" 1 "discard=0: BLKDISCARD fails with EOPNOTSUPP"
+is "$(cstat "$DN" discard_requests)" 0 "discard=0: no discard request reached the device"
+ok "remove device nod" cdev_remove nod
+
+# --- -EOPNOTSUPP: brd (no discard in 6.1) ---------------------------------------
+ok "modprobe brd rd_nr=1 rd_size=16384" modprobe brd rd_nr=1 rd_size=16384
+is "$(sysfs_read /sys/block/ram0/queue/discard_max_bytes)" 0 "brd: discard_max_bytes is 0"
+conform dev=/dev/ram0 test=sync sector=0 nr_sects=64 expect=-95
+conform dev=/dev/ram0 test=async sector=0 nr_sects=8 count=4 expect=-95
+is "$(blkdiscard /dev/ram0 2>&1 | grep -c 'Operation not supported')" 1 "brd: BLKDISCARD fails with EOPNOTSUPP"
+ok "rmmod brd" modprobe -r brd
+
+trace_stop
+ok "remove device api" cdev_remove api
+ok "rmmod ftlblk" modprobe -r ftlblk
+slab3=$(slab_bios)
+diag "bio/biovec slab objects: at start $slab0, at end $slab3"
+ok "bio slabs back to their level after the whole test (+$((slab3 - slab0)))" test $((slab3 - slab0)) -lt 500
+check_dmesg
+done_testing

@@ -1,0 +1,116 @@
+# shellcheck shell=sh
+# Helpers of the seed-conformance tests 70-79 (source after /tests/lib.sh).
+#
+#   cdev_create NAME [ATTR=VALUE...]   configfs ftlblk device, powered on;
+#                                      sets $CDEV (ftlblkN) and $CDEV_DIR
+#   cdev_remove NAME                   power off and rmdir
+#   cstat DEV NAME                     /sys/block/DEV/ftl/NAME
+#   conform ARGS...                    load ftlblk_conform ARGS (dev=, test=,
+#                                      ...), re-emit its TAP lines as test
+#                                      points, unload it; status 1 if any failed
+#                                      (CONFORM_QUIET=1: no test points, the
+#                                      failures as diag lines)
+#   trace_start                        ftlblk_discard tracepoint on, buffer empty
+#   trace_ranges DEV                   "sector nr_sectors" per discard range
+#                                      received by DEV since trace_start
+#   ranges_merge                       stdin "start count" lines -> merged,
+#                                      sorted "start end" (end exclusive)
+#   slab_bios                          active objects of the bio-* and
+#                                      biovec-* slab caches, summed
+
+CFS=/sys/kernel/config/ftlblk
+TRACE=/sys/kernel/tracing
+
+cdev_create() {
+	_n=$1; shift
+	CDEV=none CDEV_DIR=
+	mkdir "$CFS/$_n" || return 1
+	for _a; do
+		printf '%s\n' "${_a#*=}" >"$CFS/$_n/${_a%%=*}" || return 1
+	done
+	echo 1 >"$CFS/$_n/power" || return 1
+	CDEV_DIR=$CFS/$_n
+	CDEV=ftlblk$(cat "$CFS/$_n/index")
+	_i=0
+	while [ ! -b "/dev/$CDEV" ] && [ $_i -lt 50 ]; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+	[ -b "/dev/$CDEV" ]
+}
+
+cdev_remove() {
+	[ -d "$CFS/$1" ] || return 0
+	echo 0 >"$CFS/$1/power" && rmdir "$CFS/$1"
+}
+
+cstat() { sysfs_read "/sys/block/$1/ftl/$2"; }
+
+CONFORM_RUN=0
+CONFORM_QUIET=
+conform() {
+	CONFORM_RUN=$((CONFORM_RUN + 1))
+	_mark="conform-mark-$$-$CONFORM_RUN"
+	echo "$_mark" >/dev/kmsg
+	_out=$(modprobe ftlblk_conform "$@" 2>&1)
+	_st=$?
+	if [ $_st = 0 ]; then
+		_out2=$(rmmod ftlblk_conform 2>&1) || { _st=$?; _out="$_out$_out2"; }
+	fi
+	dmesg | awk -v m="$_mark" 'f; index($0, m) { f = 1 }' |
+		sed -n 's/^.*ftlblk_conform: //p' >/tmp/conform.log
+	_bad=0
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "*" - "*) [ -n "$CONFORM_QUIET" ] || pass "${_l#* - }" ;;
+		"not ok "*" - "*)
+			_bad=1
+			if [ -n "$CONFORM_QUIET" ]; then
+				diag "$_l"
+			else
+				fail "${_l#* - }"
+			fi ;;
+		*) ;;
+		esac
+	done </tmp/conform.log
+	if [ $_st != 0 ] || ! grep -q '^done [0-9]* checks' /tmp/conform.log; then
+		[ -n "$CONFORM_QUIET" ] || fail "ftlblk_conform $* ran to its end"
+		diag "modprobe/rmmod status $_st: $_out"
+		sed 's/^/#   /' /tmp/conform.log
+		return 1
+	fi
+	return $_bad
+}
+
+trace_start() {
+	echo 0 >"$TRACE/tracing_on"
+	echo 0 >"$TRACE/events/enable"
+	echo 1 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
+	echo 8192 >"$TRACE/buffer_size_kb"
+	: >"$TRACE/trace"
+	echo 1 >"$TRACE/tracing_on"
+}
+
+trace_ranges() {
+	sed -n "s/^.*ftlblk_discard: $1 sector=\([0-9]*\) nr_sectors=\([0-9]*\).*/\1 \2/p" \
+		"$TRACE/trace"
+}
+
+trace_stop() {
+	echo 0 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
+}
+
+ranges_merge() {
+	sort -n -k1,1 | awk '
+		{ s = $1; e = $1 + $2
+		  if (n && s <= ce) { if (e > ce) ce = e; next }
+		  if (n) print cs, ce
+		  cs = s; ce = e; n = 1 }
+		END { if (n) print cs, ce }'
+}
+
+slab_bios() {
+	for _s in /sys/kernel/slab/bio-* /sys/kernel/slab/biovec-*; do
+		[ -e "$_s/shrink" ] && echo 1 >"$_s/shrink" 2>/dev/null
+	done
+	awk '/^(bio|biovec)-/ { n += $2 } END { print n + 0 }' /proc/slabinfo
+}
