@@ -1,0 +1,252 @@
+#!/bin/sh
+# Refused operations: every invalid configfs value is EINVAL with exactly one
+# kernel log line naming the attribute and what is allowed; impossible
+# geometries fail at power on; attributes of a powered device are EBUSY;
+# power 0 / modprobe -r of an open or mounted device fail and leave it
+# working with its data intact; invalid module parameters refuse the load.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+need_module ftlblk
+need_cmd errno-write md5sum mkfs.vfat
+
+CFS=/sys/kernel/config/ftlblk
+
+# Kernel log lines since the last mark.
+mark() { _dm=$(dmesg | wc -l); }
+newlines() { dmesg | tail -n +$((_dm + 1)); }
+sum() { md5sum < "$1" | cut -d' ' -f1; }
+
+# refuse DIR ATTR VALUE HELP: writing VALUE fails with EINVAL, logs exactly
+# one line "ftlblk: NAME: invalid ATTR ...: allowed ...HELP..." and leaves
+# the attribute as it was.
+refuse() {
+	_before=$(cat "$1/$2")
+	mark
+	_r=$(errno-write "$1/$2" "$3")
+	_l=$(newlines)
+	_n=$(printf '%s' "$_l" | grep -c '')
+	_after=$(cat "$1/$2")
+	_m=no
+	case $_l in
+	*"ftlblk: ${1##*/}: invalid $2 "*": allowed "*"$4"*) _m=yes ;;
+	esac
+	if is "$_r lines=$_n names-attr-and-range=$_m unchanged=$([ "$_after" = "$_before" ] && echo yes || echo "no:$_after")" \
+		"EINVAL lines=1 names-attr-and-range=yes unchanged=yes" \
+		"$2 '$3': EINVAL, one log line with the allowed $4"; then :; else
+		printf '%s\n' "$_l" | sed 's/^/#   log: /'
+	fi
+}
+
+# ---- invalid module parameters: the load fails, saying which -----------
+# param_fail DESC WORD PARAM...: modprobe fails, exactly one new log line,
+# containing WORD, and nothing stays loaded.
+param_fail() {
+	_d=$1 _w=$2
+	shift 2
+	mark
+	modprobe ftlblk "$@" >/dev/null 2>&1
+	_s=$?
+	_l=$(newlines | grep -v 'taints kernel\|module verification failed')
+	_n=$(printf '%s' "$_l" | grep -c '')
+	_m=no
+	case $_l in *"$_w"*) _m=yes ;; esac
+	if is "failed=$([ $_s != 0 ] && echo yes || echo no) lines=$_n names=$_m loaded=$([ -e /sys/module/ftlblk ] && echo yes || echo no)" \
+		"failed=yes lines=1 names=yes loaded=no" "modprobe ftlblk $*: $_d"; then :; else
+		printf '%s\n' "$_l" | sed 's/^/#   log: /'
+		[ -e /sys/module/ftlblk ] && modprobe -r ftlblk
+	fi
+}
+param_fail "op_percent out of range" "invalid op_percent 0: allowed 1..100" op_percent=0
+param_fail "unknown gc_policy" "invalid gc_policy 'bogus': allowed greedy, fifo or cost-benefit" gc_policy=bogus
+param_fail "page_size not a power of two" "invalid page_size 5000: allowed 4096, 8192 or 16384" page_size=5000
+param_fail "blocksize 1024" "invalid blocksize 1024: allowed 512 or 4096" blocksize=1024
+param_fail "size 0" "invalid size 0: allowed 1..65536" size=0
+param_fail "too many devices" "invalid nr_devices 65" nr_devices=65
+param_fail "impossible geometry" "spare" size=1 pages_per_block=4096 op_percent=1
+
+# ---- the load-time device: open, rmmod refused, data intact ------------
+ok "modprobe ftlblk nr_devices=1 size=16 pages_per_block=64" \
+	modprobe ftlblk nr_devices=1 size=16 pages_per_block=64
+ok "write 16 MiB of random data to ftlblk0" sh -c \
+	'dd if=/dev/urandom of=/tmp/e0.ref bs=1M count=16 2>/dev/null && dd if=/tmp/e0.ref of=/dev/ftlblk0 bs=1M oflag=direct 2>/dev/null'
+ref0=$(sum /tmp/e0.ref)
+is "$(sum /dev/ftlblk0)" "$ref0" "ftlblk0 reads back what was written"
+exec 3</dev/ftlblk0
+mark
+ok "modprobe -r ftlblk fails while ftlblk0 is open" sh -c '! modprobe -r ftlblk'
+ok "rmmod ftlblk fails while ftlblk0 is open" sh -c '! rmmod ftlblk'
+ok "module still loaded, ftlblk0 still there" test -d /sys/module/ftlblk -a -b /dev/ftlblk0
+is "$(sum /dev/ftlblk0)" "$ref0" "ftlblk0 data unchanged after refused unload"
+exec 3<&-
+
+# ---- configfs: EINVAL for every bad value --------------------------------
+ok "mkdir $CFS/e" mkdir $CFS/e
+E=$CFS/e
+ok "modprobe -r fails while a configfs device exists" sh -c '! modprobe -r ftlblk'
+refuse $E size 0 "1..65536"
+refuse $E size 65537 "1..65536"
+refuse $E size 4294967296 "1..65536"
+refuse $E size -1 "1..65536"
+refuse $E size abc "1..65536"
+refuse $E size 12x "1..65536"
+refuse $E blocksize 1024 "512 or 4096"
+refuse $E blocksize 2048 "512 or 4096"
+refuse $E blocksize 256 "512 or 4096"
+refuse $E blocksize 8192 "512 or 4096"
+refuse $E blocksize abc "512 or 4096"
+refuse $E page_size 12288 "4096, 8192 or 16384"
+refuse $E page_size 2048 "4096, 8192 or 16384"
+refuse $E page_size 32768 "4096, 8192 or 16384"
+refuse $E page_size abc "4096, 8192 or 16384"
+refuse $E pages_per_block 1 "2..4096"
+refuse $E pages_per_block 4097 "2..4096"
+refuse $E pages_per_block abc "2..4096"
+refuse $E op_percent 0 "1..100"
+refuse $E op_percent 101 "1..100"
+refuse $E op_percent abc "1..100"
+refuse $E gc_policy bogus "greedy, fifo or cost-benefit"
+refuse $E gc_policy 1 "greedy, fifo or cost-benefit"
+refuse $E wl_threshold 1000001 "0..1000000"
+refuse $E wl_threshold abc "0..1000000"
+refuse $E gc_low_blocks 1025 "..1024"
+refuse $E gc_low_blocks abc "..1024"
+refuse $E gc_high_blocks 1025 "..1024"
+refuse $E gc_high_blocks abc "..1024"
+refuse $E discard 2 "0 or 1"
+refuse $E discard abc "0 or 1"
+refuse $E max_discard_segments 0 "1..256"
+refuse $E max_discard_segments 257 "1..256"
+refuse $E max_discard_segments abc "1..256"
+refuse $E max_discard_sectors 8388608 "1..8388607"
+refuse $E max_discard_sectors abc "1..8388607"
+refuse $E submit_queues 0 "1..256"
+refuse $E submit_queues 257 "1..256"
+refuse $E submit_queues abc "1..256"
+refuse $E hw_queue_depth 0 "1..4096"
+refuse $E hw_queue_depth 4097 "1..4096"
+refuse $E hw_queue_depth abc "1..4096"
+refuse $E power 2 "0 or 1"
+refuse $E power abc "0 or 1"
+is "$(errno-write $E/index 3)" EACCES "index is read-only"
+is "$(errno-write $CFS/features x)" EACCES "features is read-only"
+
+# The limits themselves are accepted.
+bad=
+for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
+	page_size=8192 page_size=4096 pages_per_block=2 pages_per_block=4096 \
+	op_percent=1 op_percent=100 gc_policy=cost-benefit gc_policy=fifo \
+	gc_policy=greedy wl_threshold=0 wl_threshold=1000000 gc_low_blocks=1024 \
+	gc_low_blocks=0 gc_high_blocks=1024 gc_high_blocks=0 discard=0 discard=1 \
+	max_discard_segments=1 max_discard_segments=256 \
+	max_discard_sectors=8388607 max_discard_sectors=0 submit_queues=256 \
+	submit_queues=1 hw_queue_depth=1 hw_queue_depth=4096; do
+	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
+	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"
+done
+is "$bad" "" "every attribute accepts both ends of its range"
+
+# ---- impossible geometries fail at power on ------------------------------
+# geometry_fail WORD ATTR=VALUE...: power 1 is EINVAL with one log line
+# containing WORD; no device appears.
+geometry_fail() {
+	_w=$1
+	shift
+	for _kv; do errno-write "$E/${_kv%%=*}" "${_kv#*=}" >/dev/null; done
+	_devs=$(ls -d /sys/block/ftlblk* 2>/dev/null)
+	mark
+	_r=$(errno-write $E/power 1)
+	_l=$(newlines)
+	_n=$(printf '%s' "$_l" | grep -c '')
+	_m=no
+	case $_l in *"ftlblk: e: invalid geometry: "*"$_w"*) _m=yes ;; esac
+	if is "$_r lines=$_n says-why=$_m power=$(cat $E/power) index=$(cat $E/index) new-disks=$([ "$(ls -d /sys/block/ftlblk* 2>/dev/null)" = "$_devs" ] && echo no || echo yes)" \
+		"EINVAL lines=1 says-why=yes power=0 index=-1 new-disks=no" \
+		"power 1 with $*: EINVAL, '$_w'"; then :; else
+		printf '%s\n' "$_l" | sed 's/^/#   log: /'
+	fi
+}
+geometry_fail spare size=1 pages_per_block=4096 op_percent=1
+geometry_fail spare size=16 pages_per_block=64 op_percent=1
+geometry_fail watermarks op_percent=50 gc_low_blocks=5 gc_high_blocks=3
+geometry_fail watermarks gc_low_blocks=1 gc_high_blocks=0
+geometry_fail spare gc_low_blocks=2 gc_high_blocks=1024
+
+# ---- a powered device: every attribute is EBUSY -------------------------
+for kv in size=16 blocksize=512 page_size=4096 pages_per_block=64 \
+	op_percent=7 gc_policy=greedy wl_threshold=64 gc_low_blocks=0 \
+	gc_high_blocks=0 discard=1 max_discard_segments=64 max_discard_sectors=0 \
+	submit_queues=1 hw_queue_depth=64; do
+	errno-write "$E/${kv%%=*}" "${kv#*=}" >/dev/null
+done
+is "$(errno-write $E/power 1)" ok "power 1 with a valid geometry"
+d=ftlblk$(cat $E/index)
+ok "/dev/$d exists" test -b /dev/$d
+ok "write 16 MiB of random data to $d" sh -c \
+	"dd if=/dev/urandom of=/tmp/e1.ref bs=1M count=16 2>/dev/null && dd if=/tmp/e1.ref of=/dev/$d bs=1M oflag=direct 2>/dev/null"
+ref1=$(sum /tmp/e1.ref)
+is "$(sum /dev/$d)" "$ref1" "$d reads back what was written"
+bad=
+for kv in size=32 blocksize=4096 page_size=8192 pages_per_block=128 \
+	op_percent=20 gc_policy=fifo wl_threshold=5 gc_low_blocks=3 \
+	gc_high_blocks=4 discard=0 max_discard_segments=1 \
+	max_discard_sectors=8 submit_queues=2 hw_queue_depth=8 size=16; do
+	a=${kv%%=*} before=$(cat "$E/$a")
+	mark
+	r=$(errno-write "$E/$a" "${kv#*=}")
+	l=$(newlines)
+	case $l in *"ftlblk: e: cannot change $a while powered on"*) ;; *) r="$r(log:$l)" ;; esac
+	[ "$r" = EBUSY ] && [ "$(cat "$E/$a")" = "$before" ] || bad="$bad $kv:$r"
+done
+is "$bad" "" "every attribute of a powered device: EBUSY, logged, unchanged"
+is "$(errno-write $E/power 1)" ok "power 1 while powered is a no-op"
+is "$(cat $E/index)" "${d#ftlblk}" "same device after power 1 again"
+is "$(sum /dev/$d)" "$ref1" "$d data unchanged after the refused writes"
+
+# ---- power 0 refused while open, device keeps working -------------------
+exec 3</dev/$d
+mark
+is "$(errno-write $E/power 0)" EBUSY "power 0 while /dev/$d is open: EBUSY"
+case $(newlines) in
+*"ftlblk: $d: cannot remove: device is open or mounted"*) pass "logged: cannot remove, device is open" ;;
+*) fail "logged: cannot remove, device is open" ;;
+esac
+is "$(cat $E/power)" 1 "power still reads 1"
+ok "/dev/$d still exists" test -b /dev/$d
+is "$(sum /dev/$d)" "$ref1" "$d data unchanged after refused power 0"
+ok "$d still takes writes" sh -c \
+	"dd if=/dev/urandom of=/tmp/e1.ref bs=1M count=2 seek=3 conv=notrunc 2>/dev/null &&
+	 dd if=/tmp/e1.ref of=/dev/$d bs=1M count=2 skip=3 seek=3 oflag=direct 2>/dev/null"
+ref1=$(sum /tmp/e1.ref)
+is "$(sum /dev/$d)" "$ref1" "$d reads back the new data"
+exec 3<&-
+
+# ---- power 0 refused while mounted -------------------------------------
+modprobe -q vfat; modprobe -q nls_cp437; modprobe -q nls_utf8
+ok "mkfs.vfat /dev/$d" mkfs.vfat /dev/$d
+mkdir -p /tmp/e-mnt
+ok "mount /dev/$d" mount -t vfat -o iocharset=utf8 /dev/$d /tmp/e-mnt
+ok "write a file" sh -c 'dd if=/dev/urandom of=/tmp/e-mnt/f bs=1k count=300 2>/dev/null && sync'
+fsum=$(sum /tmp/e-mnt/f)
+is "$(errno-write $E/power 0)" EBUSY "power 0 while mounted: EBUSY"
+ok "still mounted" grep -q "^/dev/$d /tmp/e-mnt " /proc/mounts
+ok "umount and mount again" sh -c "umount /tmp/e-mnt && mount -t vfat -o iocharset=utf8 /dev/$d /tmp/e-mnt"
+is "$(sum /tmp/e-mnt/f)" "$fsum" "the file is intact"
+ok "umount" umount /tmp/e-mnt
+is "$(errno-write $E/power 0)" ok "power 0 once unmounted"
+ok "/dev/$d removed" test ! -e /dev/$d
+
+# ---- rmdir removes a powered device even while it is open --------------
+is "$(errno-write $E/power 1)" ok "power 1"
+d=ftlblk$(cat $E/index)
+exec 3</dev/$d
+ok "rmdir while /dev/$d is open" rmdir $E
+ok "/dev/$d and /sys/block/$d are gone" test ! -e /dev/$d -a ! -e /sys/block/$d
+exec 3<&-
+ok "a new device can be created afterwards" sh -c "mkdir $E && echo 16 > $E/size && echo 64 > $E/pages_per_block && echo 1 > $E/power && test -b /dev/ftlblk\$(cat $E/index) && rmdir $E"
+is "$(sum /dev/ftlblk0)" "$ref0" "ftlblk0 data unchanged through all of it"
+ok "modprobe -r ftlblk" modprobe -r ftlblk
+ok "module unloaded" test ! -e /sys/module/ftlblk
+rm -f /tmp/e0.ref /tmp/e1.ref
+
+check_dmesg
+done_testing
