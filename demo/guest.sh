@@ -1,0 +1,102 @@
+#!/bin/sh
+# The guest half of `make demo` (started by demo/run via tests/vm/run
+# --script). For each regime it loads ftlblk afresh (a new, empty flash
+# device), makes a filesystem, mounts it with or without -o discard, runs
+# the same demo-workload (same seed -> same creates and deletes) and keeps
+# what the device reported:
+#   /out/REGIME.csv    statistics sampled during the run (demo-workload)
+#   /out/REGIME.final  every file of /sys/block/ftlblk0/ftl after umount,
+#                      as NAME=VALUE, plus the regime's settings and times
+# Progress lines go to stdout (the results channel, shown live by demo/run).
+#
+# Environment (from demo/run): SIZE OP POLICY WRITES FILL SEED FS
+# FSTRIM_EVERY.
+set -u
+
+SIZE=${SIZE:-128} OP=${OP:-7} POLICY=${POLICY:-greedy} WRITES=${WRITES:-4}
+FILL=${FILL:-80} SEED=${SEED:-1} FS=${FS:-vfat} FSTRIM_EVERY=${FSTRIM_EVERY:-0.5}
+MNT=/mnt/demo
+DEV=/dev/ftlblk0
+STAT=/sys/block/ftlblk0/ftl
+status=0
+
+say() { echo "demo: $*"; }
+fail() { echo "demo: FAILED: $*"; status=1; }
+
+mkdir -p "$MNT" /out
+
+# regime FS MODE   (MODE: nodiscard | discard | fstrim)
+regime() {
+	fs=$1 mode=$2 name=$1-$2
+	mopt= trim=0
+	# The kernel's default FAT iocharset (ascii) is not in the guest.
+	[ "$fs" = vfat ] && mopt=iocharset=utf8
+	[ "$mode" = discard ] && mopt=${mopt:+$mopt,}discard
+	[ "$mode" = fstrim ] && trim=$FSTRIM_EVERY
+
+	if ! modprobe ftlblk nr_devices=1 size="$SIZE" op_percent="$OP" \
+		gc_policy="$POLICY" discard=1; then
+		fail "$name: modprobe ftlblk"
+		return
+	fi
+	[ -b "$DEV" ] || { fail "$name: no $DEV"; rmmod ftlblk; return; }
+	case $fs in
+	vfat)	# 4 KiB clusters = one flash page, so a freed cluster is a
+		# whole page the device can drop (mkfs.fat aligns the data area
+		# to the cluster size); mkfs.fat itself sends no discard.
+		# (Its stderr only complains that the guest has no iconv.)
+		mkfs.vfat -s 8 "$DEV" >/tmp/mkfs.log 2>&1 ||
+			! cat /tmp/mkfs.log ;;
+	ext4)	# nodiscard: the device is new (all unmapped) anyway, and the
+		# no-discard regime must not see a single discard; no lazy init
+		# (a kernel thread writing inode tables in the middle).
+		mkfs.ext4 -q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 \
+			"$DEV" ;;
+	*)	fail "unknown FS $fs"; rmmod ftlblk; return ;;
+	esac || { fail "$name: mkfs.$fs"; rmmod ftlblk; return; }
+	if ! mount -t "$fs" ${mopt:+-o "$mopt"} "$DEV" "$MNT"; then
+		fail "$name: mount -t $fs ${mopt:+-o $mopt}"
+		rmmod ftlblk
+		return
+	fi
+	rm -f /tmp/workload.sum
+	t0=$(date +%s)
+	demo-workload -s "$SEED" -f "$FILL" -w "$WRITES" -t "$trim" \
+		-d "$DEV" -S "$STAT" -o "/out/$name.csv" -n 400 -R /tmp/workload.sum \
+		-l "$name" "$MNT" ||
+		fail "$name: workload"
+	umount "$MNT" || fail "$name: umount"
+	t1=$(date +%s)
+	{
+		echo "regime=$name"
+		echo "fs=$fs"
+		echo "mount_options=${mopt:-defaults}"
+		echo "fstrim_every=$trim"
+		echo "size_mib=$SIZE"
+		echo "op_percent=$OP"
+		echo "fill_percent=$FILL"
+		echo "writes=$WRITES"
+		echo "seed=$SEED"
+		echo "page_size=$(cat /sys/block/ftlblk0/queue/physical_block_size)"
+		echo "wall_s=$((t1 - t0))"
+		cat /tmp/workload.sum
+		for f in "$STAT"/*; do
+			v=$(cat "$f" 2>/dev/null) || continue	# reset_stats
+			echo "${f##*/}=$v"
+		done
+	} >"/out/$name.final"
+	say "$name: WAF $(cat "$STAT/waf"), $((t1 - t0)) s"
+	rmmod ftlblk || fail "$name: rmmod ftlblk"
+}
+
+say "device ${SIZE} MiB, op ${OP}%, gc ${POLICY}; fill ${FILL}%, writes ${WRITES}x capacity, seed ${SEED}, fstrim every ${FSTRIM_EVERY}x capacity"
+for fs in $FS; do
+	for mode in nodiscard discard fstrim; do
+		regime "$fs" "$mode"
+	done
+done
+dmesg >/out/dmesg.txt
+if dmesg | grep -E 'I/O error|FAT-fs \(.*\): error|EXT4-fs error'; then
+	fail "filesystem or I/O errors in dmesg"
+fi
+exit $status

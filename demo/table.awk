@@ -1,0 +1,63 @@
+# The demo's table: one row per regime, from the NAME=VALUE files the guest
+# wrote after each run (/sys/block/ftlblk0/ftl/* after umount, plus the
+# regime's settings and the workload's summary). Only unit conversion here:
+# pages are shown in MiB (x page_size); WAF is the device's own waf file.
+#   awk -f demo/table.awk FS-MODE.final...
+BEGIN { FS = "=" }
+FNR == 1 { n++ }
+{ v[n, $1] = substr($0, length($1) + 2) }
+
+function mib(r, name) { return v[r, name] * v[r, "page_size"] / 1048576 }
+function label(r,   m) {
+	m = v[r, "regime"]
+	sub(/-nodiscard$/, " no discard", m)
+	sub(/-discard$/, " -o discard", m)
+	sub(/-fstrim$/, " + fstrim", m)
+	return m
+}
+
+END {
+	printf "ftlblk %s MiB, %s%% over-provisioning (%s spare blocks of %s pages), gc %s;\n",
+		v[1, "size_mib"], v[1, "op_percent"], v[1, "spare_blocks"],
+		v[1, "pages_per_block"], v[1, "gc_policy"]
+	printf "filesystem kept %s%% full, %s x capacity of file data written per regime, seed %s",
+		v[1, "fill_percent"], v[1, "writes"], v[1, "seed"]
+	for (r = 1; r <= n; r++)
+		if (v[r, "fstrim_every"] + 0 > 0) {
+			printf "; fstrim every %s x capacity", v[r, "fstrim_every"]
+			break
+		}
+	printf "\n\n"
+	fmt = "%-18s %8s %8s %6s %10s %7s %9s %5s %9s %10s %6s\n"
+	printf fmt, "", "host", "NAND", "", "GC", "", "erase", "free", "discard", "pages", "wall"
+	printf fmt, "regime", "MiB", "MiB", "WAF", "relocated", "erases", "min/max", "blks", "requests", "discarded", "s"
+	for (r = 1; r <= n; r++)
+		printf fmt, label(r),
+			sprintf("%.1f", mib(r, "host_pages_written")),
+			sprintf("%.1f", mib(r, "nand_pages_written")),
+			v[r, "waf"], v[r, "gc_relocations"], v[r, "erases"],
+			v[r, "erase_min"] "/" v[r, "erase_max"], v[r, "free_blocks"],
+			v[r, "discard_requests"], v[r, "pages_discarded"],
+			v[r, "wall_s"]
+	printf "\n"
+	# Same seed, same filesystem: the file operations must be identical.
+	for (r = 1; r <= n; r++) {
+		fsn = v[r, "fs"]
+		if (!(fsn in sum)) {
+			sum[fsn] = v[r, "ops_checksum"]
+			created[fsn] = v[r, "files_created"]
+			order[++nf] = fsn
+		} else if (sum[fsn] != v[r, "ops_checksum"])
+			bad[fsn] = 1
+	}
+	for (i = 1; i <= nf; i++) {
+		fsn = order[i]
+		if (bad[fsn])
+			printf "%s: WARNING: the regimes ran different file operations (ops checksums differ)\n", fsn
+		else
+			printf "%s: every regime ran the same %s file creates and their deletes (ops checksum %s)\n",
+				fsn, created[fsn], sum[fsn]
+	}
+	printf "host/NAND MiB = host_pages_written/nand_pages_written x %s B pages; all columns are the device's statistics after umount\n",
+		v[1, "page_size"]
+}
