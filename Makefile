@@ -38,8 +38,9 @@ test-ftlsim:
 lint: deps
 	scripts/lint
 
+# The whole guest suite shares one boot; allow it 40 minutes of TCG.
 test-vm: module
-	tests/vm/run
+	tests/vm/run --timeout $${VM_TIMEOUT:-2400}
 
 demo: module
 	demo/run
