@@ -55,6 +55,7 @@
  * @FTL_GC_FIFO: the block closed longest ago (a circular log)
  * @FTL_GC_COST_BENEFIT: largest age * (1 - u) / (1 + u), u the valid
  *	fraction (Rosenblum & Ousterhout's LFS cleaner, Kawaguchi's flash FS)
+ * @FTL_GC_NR_POLICIES: number of policies, not a policy
  */
 enum ftl_gc_policy {
 	FTL_GC_GREEDY,
