@@ -46,16 +46,24 @@ static ssize_t emit_milli(char *buf, u64 milli)
 	return sysfs_emit(buf, "%llu.%03u\n", whole, frac);
 }
 
-#define FTLBLK_STAT_ATTR(_name, _expr)					\
+static ssize_t emit_u64(char *buf, u64 value)
+{
+	return sysfs_emit(buf, "%llu\n", value);
+}
+
+/* A read-only file printing @_expr of a snapshot s with @_emit. */
+#define FTLBLK_ATTR(_name, _emit, _expr)				\
 static ssize_t _name##_show(struct device *d,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
 	struct ftlblk_snapshot s;					\
 									\
 	take_snapshot(to_ftlblk(d), &s);				\
-	return sysfs_emit(buf, "%llu\n", (u64)(_expr));			\
+	return _emit(buf, _expr);					\
 }									\
 static DEVICE_ATTR_RO(_name)
+
+#define FTLBLK_STAT_ATTR(_name, _expr)	FTLBLK_ATTR(_name, emit_u64, _expr)
 
 FTLBLK_STAT_ATTR(host_pages_written, s.ftl.host_pages_written);
 FTLBLK_STAT_ATTR(host_pages_read, s.ftl.host_pages_read);
@@ -85,25 +93,8 @@ FTLBLK_STAT_ATTR(physical_blocks, s.geo.physical_blocks);
 FTLBLK_STAT_ATTR(spare_blocks, s.geo.spare_blocks);
 FTLBLK_STAT_ATTR(pages_per_block, s.geo.pages_per_block);
 
-static ssize_t waf_show(struct device *d, struct device_attribute *attr,
-			char *buf)
-{
-	struct ftlblk_snapshot s;
-
-	take_snapshot(to_ftlblk(d), &s);
-	return emit_milli(buf, s.ftl.waf_milli);
-}
-static DEVICE_ATTR_RO(waf);
-
-static ssize_t erase_mean_show(struct device *d, struct device_attribute *attr,
-			       char *buf)
-{
-	struct ftlblk_snapshot s;
-
-	take_snapshot(to_ftlblk(d), &s);
-	return emit_milli(buf, s.ftl.erase_mean_milli);
-}
-static DEVICE_ATTR_RO(erase_mean);
+FTLBLK_ATTR(waf, emit_milli, s.ftl.waf_milli);
+FTLBLK_ATTR(erase_mean, emit_milli, s.ftl.erase_mean_milli);
 
 static ssize_t gc_policy_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
