@@ -42,8 +42,13 @@ lint: deps
 test-vm: module
 	tests/vm/run --timeout $${VM_TIMEOUT:-2400}
 
+# make demo [SIZE=MiB] [OP=%] [POLICY=greedy|fifo|cost-benefit]
+#           [WRITES=x capacity] [FS=vfat|ext4|"vfat ext4"] [FILL=%]
+#           [FSTRIM_EVERY=x capacity] [SEED=N] [OUT=DIR]   (see demo/run -h)
 demo: module
-	demo/run
+	DEMO_SKIP_BUILD=1 demo/run SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' \
+		WRITES='$(WRITES)' FS='$(FS)' FILL='$(FILL)' \
+		FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' OUT='$(OUT)'
 
 bench: module
 	bench/run

@@ -28,7 +28,7 @@ mkdir -p "$MNT" /out
 # regime FS MODE   (MODE: nodiscard | discard | fstrim)
 regime() {
 	fs=$1 mode=$2 name=$1-$2
-	mopt= trim=0
+	mopt='' trim=0
 	# The kernel's default FAT iocharset (ascii) is not in the guest.
 	[ "$fs" = vfat ] && mopt=iocharset=utf8
 	[ "$mode" = discard ] && mopt=${mopt:+$mopt,}discard
