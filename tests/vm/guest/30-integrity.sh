@@ -1,0 +1,132 @@
+#!/bin/sh
+# Data integrity under garbage collection: fio writes small devices over
+# three times with crc32c-verified random I/O (4 KiB; mixed 512 B..64 KiB
+# from two parallel jobs on two hardware queues; 16 KiB flash pages with
+# cost-benefit GC), reads every block back, and GC must have run.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+need_module ftlblk
+need_cmd fio
+
+CFS=/sys/kernel/config/ftlblk
+st() { sysfs_read "/sys/block/$1/ftl/$2"; }
+
+# mkdev NAME ATTR=VALUE...: create and power a configfs device; prints
+# its disk name.
+mkdev() {
+	mkdir "$CFS/$1" || return 1
+	_n=$1
+	shift
+	for _kv; do
+		echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1
+	done
+	echo 1 > "$CFS/$_n/power" || return 1
+	echo "ftlblk$(cat "$CFS/$_n/index")"
+}
+
+# Sum of a JSON field over every job of a fio --output-format=json file:
+# jsonsum FILE SECTION FIELD, SECTION read/write/trim.
+jsonsum() {
+	awk -v sec="\"$2\"" -v fld="\"$3\"" '
+		$1 == sec && $2 == ":" { in_sec = 1; next }
+		in_sec && $1 == fld { v = $3; sub(",", "", v); s += v; in_sec = 0 }
+		END { printf "%d\n", s }' "$1"
+}
+
+# gc_ran DEV HOST_PAGES: after a fio run, GC erased blocks, the write
+# amplification is above 1 and every NAND program is accounted for.
+gc_ran() {
+	_e=$(st "$1" erases) _g=$(st "$1" gc_runs) _w=$(st "$1" waf)
+	_h=$(st "$1" host_pages_written) _nand=$(st "$1" nand_pages_written)
+	_r=$(($(st "$1" gc_relocations) + $(st "$1" wl_relocations)))
+	diag "$1: erases=$_e gc_runs=$_g waf=$_w host=$_h nand=$_nand relocations=$_r"
+	ok "$1: GC ran (erases $_e > 0, gc_runs $_g > 0)" test "$_e" -gt 0 -a "$_g" -gt 0
+	ok "$1: waf $_w > 1.000" test "${_w%.*}${_w#*.}" -gt 1000
+	is "$_nand" $((_h + _r)) "$1: nand_pages_written = host_pages_written + relocations"
+	if [ -n "$2" ]; then
+		is "$_h" "$2" "$1: host_pages_written = $2"
+	fi
+}
+
+cd /tmp || exit 1
+ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
+
+# ---- 1: 4 KiB random writes, 3 x a 32 MiB device, verified ------------
+# 32 MiB, 64 pages per block: 8192 logical pages, 9 spare blocks (7 %).
+a=$(mkdev a size=32 blocksize=4096 pages_per_block=64)
+ok "device a is $a" test -b "/dev/$a"
+echo 1 > /sys/block/$a/ftl/reset_stats
+ok "fio: 3 loops of 32 MiB random 4 KiB writes, each verified (crc32c)" \
+	fio --name=rand4k --filename=/dev/$a --rw=randwrite --bs=4k --direct=1 \
+	--size=32M --loops=3 --verify=crc32c --verify_fatal=1 --do_verify=1 \
+	--randrepeat=0 --output-format=json --output=/tmp/fio-a.json
+is "$(jsonsum /tmp/fio-a.json write io_bytes)" $((96 << 20)) "fio wrote 96 MiB"
+is "$(jsonsum /tmp/fio-a.json read io_bytes)" $((96 << 20)) "fio read back and verified all 96 MiB"
+gc_ran "$a" 24576
+is "$(st "$a" valid_pages) $(st "$a" data_bytes)" "8192 33554432" "$a: every page mapped, 32 MiB of data"
+
+# The checker checks: a page changed behind fio's back is reported.
+ok "fio: 8 MiB sequential with crc32c headers, no verify" \
+	fio --name=ctl --filename=/dev/$a --rw=write --bs=4k --direct=1 \
+	--size=8M --verify=crc32c --do_verify=0 --output=/tmp/fio-ctl.log
+ok "fio --verify_only passes on the untouched data" \
+	fio --name=ctl --filename=/dev/$a --rw=write --bs=4k --direct=1 \
+	--size=8M --verify=crc32c --verify_only --verify_fatal=1 \
+	--output=/tmp/fio-ctl.log
+dd if=/dev/urandom of=/dev/$a bs=4k count=1 seek=1000 oflag=direct 2>/dev/null
+fio --name=ctl --filename=/dev/$a --rw=write --bs=4k --direct=1 \
+	--size=8M --verify=crc32c --verify_only --verify_fatal=1 \
+	--output=/tmp/fio-ctl.log 2>/tmp/fio-ctl.err
+s=$?
+ok "fio --verify_only fails (exit $s) after one page was overwritten" test $s != 0
+ok "and names the bad block at offset 4096000" grep -q "^verify: .* offset 4096000" /tmp/fio-ctl.err
+
+# ---- 2: 512 B..64 KiB from two jobs on two queues, 512-byte sectors ----
+# The jobs' ranges meet inside flash page 2047, which both read-modify-write.
+b=$(mkdev b size=16 blocksize=512 pages_per_block=64 submit_queues=2)
+ok "device b is $b with 2 hardware queues" test -d /sys/block/$b/mq/1
+echo 1 > /sys/block/$b/ftl/reset_stats
+half=$(((8 << 20) - 512))
+ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 loops, verified" \
+	fio --name=mixed --filename=/dev/$b --rw=randwrite --direct=1 \
+	--bssplit=512/20:4k/40:16k/20:64k/20 --numjobs=2 --size=$half \
+	--offset_increment=$half --loops=3 --verify=crc32c --verify_fatal=1 \
+	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-b.json
+w=$(jsonsum /tmp/fio-b.json write io_bytes)
+is "$(jsonsum /tmp/fio-b.json read io_bytes)" "$w" "fio read back and verified all $w bytes written"
+ok "fio wrote >= 3 x the capacity ($w bytes)" test "$w" -ge $((3 * half * 2))
+gc_ran "$b"
+sz=$(st "$b" sectors_zeroed)
+# Sub-page writes are read-modify-writes: more pages programmed than
+# written bytes / 4 KiB.
+ok "$b: sub-page writes programmed $(st "$b" host_pages_written) pages > $((w / 4096))" \
+	test "$(st "$b" host_pages_written)" -gt $((w / 4096))
+is "$sz" 0 "$b: no discards, no sectors zeroed"
+
+# ---- 3: 16 KiB flash pages, cost-benefit GC -----------------------------
+# 32 MiB / 16 KiB = 2048 pages, 32 per block: 64 blocks + 5 spare.
+c=$(mkdev c size=32 blocksize=4096 page_size=16384 pages_per_block=32 gc_policy=cost-benefit)
+ok "device c is $c" test -b "/dev/$c"
+is "$(st "$c" gc_policy) $(sysfs_read /sys/block/$c/queue/physical_block_size) $(st "$c" spare_blocks)" \
+	"cost-benefit 16384 5" "$c: cost-benefit, 16 KiB pages, 5 spare blocks"
+echo 1 > /sys/block/$c/ftl/reset_stats
+ok "fio: 3 loops of 32 MiB random 4 KiB writes into 16 KiB pages, verified" \
+	fio --name=big --filename=/dev/$c --rw=randwrite --bs=4k --direct=1 \
+	--size=32M --loops=3 --verify=crc32c --verify_fatal=1 --do_verify=1 \
+	--randrepeat=0 --output-format=json --output=/tmp/fio-c.json
+is "$(jsonsum /tmp/fio-c.json read io_bytes)" $((96 << 20)) "fio read back and verified all 96 MiB"
+# Every 4 KiB write programs one whole 16 KiB page.
+gc_ran "$c" 24576
+is "$(st "$c" valid_pages) $(st "$c" data_bytes)" "2048 33554432" "$c: every page mapped, 32 MiB of data"
+
+# Device a's first 1000 control pages were not disturbed by b's and c's GC.
+ok "fio --verify_only over $a's first 4000 KiB still passes" \
+	fio --name=ctl --filename=/dev/$a --rw=write --bs=4k --direct=1 \
+	--size=4000k --verify=crc32c --verify_only --verify_fatal=1 \
+	--output=/tmp/fio-ctl.log
+
+for n in a b c; do rmdir "$CFS/$n"; done
+ok "modprobe -r ftlblk" modprobe -r ftlblk
+rm -f /tmp/fio-*.json /tmp/fio-ctl.log /tmp/fio-ctl.err
+check_dmesg
+done_testing
