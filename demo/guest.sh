@@ -36,7 +36,7 @@ regime() {
 
 	if ! modprobe ftlblk nr_devices=1 size="$SIZE" op_percent="$OP" \
 		gc_policy="$POLICY" discard=1; then
-		fail "$name: modprobe ftlblk"
+		fail "$name: modprobe ftlblk: $(dmesg | grep 'ftlblk: ' | tail -n 1)"
 		return
 	fi
 	[ -b "$DEV" ] || { fail "$name: no $DEV"; rmmod ftlblk; return; }
