@@ -298,7 +298,8 @@ static void progress(unsigned int pct)
 			       sizeof(pps)) && atof(pps) > 0)
 			ps = atof(pps);
 	}
-	printf("%-16s %3u%%  %6.1fs  host %7.1f MiB  nand %7.1f MiB  WAF %-6s valid_pages %-7s free_blocks %-4s pages_discarded %s\n",
+	printf("%-15s %3u%% %4.0fs  host %5.0f MiB  NAND %5.0f MiB  WAF %s  "
+	       "valid %s pg  free %s blk  discarded %s pg\n",
 	       label, pct, elapsed(), atof(host) * ps / 1048576,
 	       atof(nand) * ps / 1048576, waf, valid, freeb, disc);
 	fflush(stdout);
@@ -417,7 +418,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!quiet && !dry)
-		printf("%-16s start: fs %" PRIu64 " MiB, device %" PRIu64
+		printf("%-15s start: fs %" PRIu64 " MiB, device %" PRIu64
 		       " MiB, fill %.0f%% (%" PRIu64 " MiB), writing %" PRIu64
 		       " MiB, seed %" PRIu64 "%s\n", label, fs_bytes >> 20,
 		       dev_bytes >> 20, fill, target_used >> 20, total >> 20,
@@ -480,7 +481,7 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	sample(written, trims);
-	printf("%-16s done: ops-checksum %016" PRIx64 ", %u files created, "
+	printf("%-15s done: ops-checksum %016" PRIx64 ", %u files created, "
 	       "%zu left, %" PRIu64 " bytes written, %u fstrim\n", label, fnv,
 	       next_id, nfiles, written, trims);
 	if (sumpath) {
