@@ -114,3 +114,22 @@ slab_bios() {
 	done
 	awk '/^(bio|biovec)-/ { n += $2 } END { print n + 0 }' /proc/slabinfo
 }
+
+# Set operations on merged "start end" range files (end exclusive).
+# ranges_outside A B: the ranges of A not contained in one range of B.
+ranges_outside() {
+	awk 'BEGIN { n = 0 } NR == FNR { bs[n] = $1; be[n] = $2; n++; next }
+	     { for (i = 0; i < n; i++) if ($1 >= bs[i] && $2 <= be[i]) next; print }' "$2" "$1"
+}
+
+# ranges_overlap A B: the ranges of A that share a sector with one of B.
+ranges_overlap() {
+	awk 'BEGIN { n = 0 } NR == FNR { bs[n] = $1; be[n] = $2; n++; next }
+	     { for (i = 0; i < n; i++) if ($1 < be[i] && bs[i] < $2) { print; next } }' "$2" "$1"
+}
+
+# ranges_sub A B: the sectors of A not in B, as merged ranges.
+ranges_sub() {
+	awk 'NR == FNR { for (s = $1; s < $2; s++) b[s] = 1; next }
+	     { for (s = $1; s < $2; s++) if (!(s in b)) print s, 1 }' "$2" "$1" | ranges_merge
+}
