@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench fuzz clean
+	demo bench fuzz check-debug clean
 
 all: module ftlsim
 
@@ -52,6 +52,10 @@ demo: module
 
 bench: module
 	bench/run
+
+# The VM suite on a KASAN + lockdep + kmemleak kernel built from source.
+check-debug:
+	scripts/check-debug
 
 fuzz:
 	$(MAKE) -C ftl fuzz

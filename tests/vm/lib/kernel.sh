@@ -3,6 +3,7 @@
 # without installing it (the host's /boot and /lib/modules are not touched).
 #
 #   kernel_fetch KVER CACHE_DIR   -> sets KROOT (unpacked tree) and KIMAGE
+#   (or uses VM_KERNEL_TREE, a kernel built and installed by the project)
 
 kver_default() {
 	apt-cache depends linux-headers-amd64 2>/dev/null |
@@ -12,6 +13,14 @@ kver_default() {
 kernel_fetch() {
 	local kver=$1 cache=$2
 	local dir="$cache/kernel/$kver"
+	# A kernel of our own (scripts/check-debug builds one with KASAN and
+	# lockdep): VM_KERNEL_TREE holds boot/vmlinuz-$kver and lib/modules.
+	if [ -n "${VM_KERNEL_TREE:-}" ]; then
+		KROOT=$VM_KERNEL_TREE
+		KIMAGE="$KROOT/boot/vmlinuz-$kver"
+		[ -f "$KIMAGE" ] || die "VM_KERNEL_TREE has no boot/vmlinuz-$kver"
+		return 0
+	fi
 	KROOT="$dir/root"
 	KIMAGE="$KROOT/boot/vmlinuz-$kver"
 	if [ -f "$dir/.done" ] && [ -f "$KIMAGE" ]; then
