@@ -132,6 +132,7 @@ FTLBLK_FIELD_ATTR(max_discard_segments, FTLBLK_MAX_DISCARD_SEGMENTS);
 FTLBLK_FIELD_ATTR(max_discard_sectors, FTLBLK_MAX_DISCARD_SECTORS);
 FTLBLK_FIELD_ATTR(submit_queues, FTLBLK_SUBMIT_QUEUES);
 FTLBLK_FIELD_ATTR(hw_queue_depth, FTLBLK_HW_QUEUE_DEPTH);
+FTLBLK_FIELD_ATTR(write_cache, FTLBLK_WRITE_CACHE);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -197,6 +198,7 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_max_discard_sectors,
 	&ftlblk_item_attr_submit_queues,
 	&ftlblk_item_attr_hw_queue_depth,
+	&ftlblk_item_attr_write_cache,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_index,
 	NULL,

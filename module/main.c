@@ -66,6 +66,7 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 				   "1..256 (hardware queues)" },
 	[FTLBLK_HW_QUEUE_DEPTH] = { "hw_queue_depth", 1, 4096, false,
 				    "1..4096 (requests per queue)" },
+	[FTLBLK_WRITE_CACHE] = { "write_cache", 0, 1, false, "0 or 1" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -136,6 +137,10 @@ MODULE_PARM_DESC(submit_queues, "Hardware queues, 1..256. Default: 1");
 module_param_named(hw_queue_depth, ftlblk_defaults.val[FTLBLK_HW_QUEUE_DEPTH],
 		   uint, 0444);
 MODULE_PARM_DESC(hw_queue_depth, "Requests per hardware queue, 1..4096. Default: 64");
+
+module_param_named(write_cache, ftlblk_defaults.val[FTLBLK_WRITE_CACHE],
+		   uint, 0444);
+MODULE_PARM_DESC(write_cache, "Advertise a volatile write cache, so flushes and FUA reach the device, 0 or 1. Default: 0");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -656,6 +661,11 @@ static void ftlblk_set_limits(struct ftlblk_dev *dev)
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+	/*
+	 * RAM loses nothing on a flush, but a device that claims a cache
+	 * receives the flushes filesystems send, which is worth observing.
+	 */
+	blk_queue_write_cache(q, v[FTLBLK_WRITE_CACHE], v[FTLBLK_WRITE_CACHE]);
 	if (!v[FTLBLK_DISCARD]) {
 		/* discard_max_bytes 0: the block layer answers -EOPNOTSUPP. */
 		blk_queue_max_discard_sectors(q, 0);
