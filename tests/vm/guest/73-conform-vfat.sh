@@ -14,7 +14,7 @@
 need_module ftlblk
 need_cmd fatmap mkfs.vfat fsck.fat fstrim
 
-plan 29
+plan 31
 
 MNT=/mnt/c73
 # map_of NAME...: merged ranges of those files in /tmp/map (fatmap output)
@@ -69,6 +69,9 @@ is "$(ranges_overlap /tmp/got /tmp/kept)" "" "rm: no sector of B.BIN or D.BIN wa
 is "$(map_of B.BIN D.BIN)" "$(cat /tmp/kept)" "rm: B.BIN and D.BIN kept their clusters"
 is "$(cstat "$D" discard_sectors)" "$(awk '{ n += $2 - $1 } END { print n + 0 }' /tmp/want)" \
 	"rm: ftlblk counted exactly as many sectors as the two files had"
+is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
+	"rm: ftlblk unmapped every flash page the ranges cover whole"
+is "$(ranges_nonzero "/dev/$D" /tmp/got)" 0 "rm: the discarded sectors read back as zeroes"
 
 # --- truncate: the freed tail clusters ---------------------------------------
 map_of B.BIN >/tmp/b0

@@ -20,7 +20,7 @@
 need_module ftlblk
 need_cmd mkfs.ext4 debugfs dumpe2fs e2fsck fstrim
 
-plan 37
+plan 39
 
 MNT=/mnt/c74
 BS=4096
@@ -133,6 +133,9 @@ is "$(cat /tmp/got)" "$(extend_to_free /tmp/want /tmp/runs)" \
 	"rm: each discard runs from a freed extent to the end of its free run"
 is "$(cstat "$D" discard_sectors)" "$(awk '{ n += $2 - $1 } END { print n + 0 }' /tmp/got)" \
 	"rm: ftlblk counted exactly the traced sectors"
+is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
+	"rm: ftlblk unmapped every flash page the ranges cover whole"
+is "$(ranges_nonzero "/dev/$D" /tmp/want)" 0 "rm: the blocks of A and C read back as zeroes"
 is "$(ranges_overlap /tmp/got /tmp/kept)" "" "rm: no block of B or D was discarded"
 is "$(ranges_outside /tmp/got /tmp/free)" "" "rm: every discarded block is free afterwards (dumpe2fs)"
 if [ "$(cat /tmp/got)" = "$(cat /tmp/want)" ]; then

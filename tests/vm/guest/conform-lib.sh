@@ -133,3 +133,19 @@ ranges_sub() {
 	awk 'NR == FNR { for (s = $1; s < $2; s++) b[s] = 1; next }
 	     { for (s = $1; s < $2; s++) if (!(s in b)) print s, 1 }' "$2" "$1" | ranges_merge
 }
+
+# pages_covered [SECTORS_PER_PAGE]: stdin "sector nr_sectors" ranges as
+# received (trace_ranges) -> flash pages they cover whole, summed (what
+# ftlblk counts in pages_discarded). Default 8 sectors (4 KiB pages).
+pages_covered() {
+	awk -v spp="${1:-8}" '{ f = int(($1 + spp - 1) / spp); l = int(($1 + $2) / spp)
+		if (l > f) n += l - f } END { print n + 0 }'
+}
+
+# ranges_nonzero DEV FILE: non-zero bytes in the merged "start end" ranges
+# of FILE, read from DEV with O_DIRECT (not through the page cache).
+ranges_nonzero() {
+	while read -r _s _e; do
+		dd if="$1" bs=512 skip="$_s" count=$((_e - _s)) iflag=direct 2>/dev/null
+	done <"$2" | tr -d '\000' | wc -c
+}
