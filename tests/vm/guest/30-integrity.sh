@@ -1,8 +1,16 @@
 #!/bin/sh
 # Data integrity under garbage collection: fio writes small devices over
-# three times with crc32c-verified random I/O (4 KiB; mixed 512 B..64 KiB
-# from two parallel jobs on two hardware queues; 16 KiB flash pages with
-# cost-benefit GC), reads every block back, and GC must have run.
+# three times with random I/O carrying crc32c headers (4 KiB; mixed
+# 512 B..64 KiB from two parallel jobs on two hardware queues; 16 KiB flash
+# pages with cost-benefit GC), then reads back and checks the last copy of
+# every block it wrote, and GC must have run.
+#
+# The writes are random with overwrites (norandommap) and checked once at
+# the end: a block written early has then been relocated by GC many times
+# before it is read. (With fio's random map and loops=N every block is
+# written exactly once per loop, so GC only ever moves data that the same
+# loop overwrites before its verify pass: a GC that corrupts what it moves
+# would go unnoticed.)
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
@@ -51,19 +59,26 @@ gc_ran() {
 cd /tmp || exit 1
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 
+# verified DEV JSON CAPACITY: fio read back at least 90 % of CAPACITY in its
+# verify pass (random overwrites leave ~5 % of the blocks unwritten), i.e.
+# every block it last wrote.
+verified() {
+	_r=$(jsonsum "$2" read io_bytes)
+	ok "fio verified $_r bytes (>= 90 % of $3)" test "$_r" -ge $(($3 / 10 * 9))
+}
+
 # ---- 1: 4 KiB random writes, 3 x a 32 MiB device, verified ------------
 # 32 MiB, 64 pages per block: 8192 logical pages, 9 spare blocks (7 %).
 a=$(mkdev a size=32 blocksize=4096 pages_per_block=64)
 ok "device a is $a" test -b "/dev/$a"
 echo 1 > /sys/block/$a/ftl/reset_stats
-ok "fio: 3 loops of 32 MiB random 4 KiB writes, each verified (crc32c)" \
+ok "fio: 96 MiB of random 4 KiB writes over 32 MiB, then verified (crc32c)" \
 	fio --name=rand4k --filename=/dev/$a --rw=randwrite --bs=4k --direct=1 \
-	--size=32M --loops=3 --verify=crc32c --verify_fatal=1 --do_verify=1 \
-	--randrepeat=0 --output-format=json --output=/tmp/fio-a.json
+	--size=32M --io_size=96M --norandommap --verify=crc32c --verify_fatal=1 \
+	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-a.json
 is "$(jsonsum /tmp/fio-a.json write io_bytes)" $((96 << 20)) "fio wrote 96 MiB"
-is "$(jsonsum /tmp/fio-a.json read io_bytes)" $((96 << 20)) "fio read back and verified all 96 MiB"
+verified "$a" /tmp/fio-a.json $((32 << 20))
 gc_ran "$a" 24576
-is "$(st "$a" valid_pages) $(st "$a" data_bytes)" "8192 33554432" "$a: every page mapped, 32 MiB of data"
 
 # The checker checks: a page changed behind fio's back is reported.
 ok "fio: 8 MiB sequential with crc32c headers, no verify" \
@@ -87,14 +102,19 @@ b=$(mkdev b size=16 blocksize=512 pages_per_block=64 submit_queues=2)
 ok "device b is $b with 2 hardware queues" test -d /sys/block/$b/mq/1
 echo 1 > /sys/block/$b/ftl/reset_stats
 half=$(((8 << 20) - 512))
-ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 loops, verified" \
+ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 x 8 MiB each, verified" \
 	fio --name=mixed --filename=/dev/$b --rw=randwrite --direct=1 \
 	--bssplit=512/20:4k/40:16k/20:64k/20 --numjobs=2 --size=$half \
-	--offset_increment=$half --loops=3 --verify=crc32c --verify_fatal=1 \
-	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-b.json
+	--offset_increment=$half --io_size=$((3 * half)) --norandommap \
+	--verify=crc32c --verify_fatal=1 --do_verify=1 --randrepeat=0 \
+	--output-format=json --output=/tmp/fio-b.json
 w=$(jsonsum /tmp/fio-b.json write io_bytes)
-is "$(jsonsum /tmp/fio-b.json read io_bytes)" "$w" "fio read back and verified all $w bytes written"
 ok "fio wrote >= 3 x the capacity ($w bytes)" test "$w" -ge $((3 * half * 2))
+r=$(jsonsum /tmp/fio-b.json read io_bytes)
+# Blocks partly overwritten by a later write are not checked (about 1/3
+# of the device stays intact); their intact neighbours inside the same
+# flash pages are, after many read-modify-writes and GC moves.
+ok "fio verified $r bytes (>= 25 % of the capacity)" test "$r" -ge $((half / 2))
 gc_ran "$b"
 sz=$(st "$b" sectors_zeroed)
 # Sub-page writes are read-modify-writes: more pages programmed than
@@ -110,14 +130,13 @@ ok "device c is $c" test -b "/dev/$c"
 is "$(st "$c" gc_policy) $(sysfs_read /sys/block/$c/queue/physical_block_size) $(st "$c" spare_blocks)" \
 	"cost-benefit 16384 5" "$c: cost-benefit, 16 KiB pages, 5 spare blocks"
 echo 1 > /sys/block/$c/ftl/reset_stats
-ok "fio: 3 loops of 32 MiB random 4 KiB writes into 16 KiB pages, verified" \
+ok "fio: 96 MiB of random 4 KiB writes into 16 KiB pages, then verified" \
 	fio --name=big --filename=/dev/$c --rw=randwrite --bs=4k --direct=1 \
-	--size=32M --loops=3 --verify=crc32c --verify_fatal=1 --do_verify=1 \
-	--randrepeat=0 --output-format=json --output=/tmp/fio-c.json
-is "$(jsonsum /tmp/fio-c.json read io_bytes)" $((96 << 20)) "fio read back and verified all 96 MiB"
-# Every 4 KiB write programs one whole 16 KiB page.
+	--size=32M --io_size=96M --norandommap --verify=crc32c --verify_fatal=1 \
+	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-c.json
+verified "$c" /tmp/fio-c.json $((32 << 20))
+# Every 4 KiB write programs one whole 16 KiB page (read-modify-write).
 gc_ran "$c" 24576
-is "$(st "$c" valid_pages) $(st "$c" data_bytes)" "2048 33554432" "$c: every page mapped, 32 MiB of data"
 
 # Device a's first 1000 control pages were not disturbed by b's and c's GC.
 ok "fio --verify_only over $a's first 4000 KiB still passes" \
