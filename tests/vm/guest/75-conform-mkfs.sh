@@ -41,9 +41,8 @@ is "$(cstat "$D" valid_pages)" "$LP" "every logical page ($LP) holds data"
 # --- mkfs.ext4, discarding ---------------------------------------------------------
 echo 1 >"/sys/block/$D/ftl/reset_stats"
 echo 0 >"$TRACE/tracing_on"
-echo 0 >"$TRACE/events/enable"
-echo 1 >"$TRACE/events/block/block_bio_queue/enable"
 echo 16384 >"$TRACE/buffer_size_kb"
+echo 1 >"$TRACE/events/block/block_bio_queue/enable"
 : >"$TRACE/trace"
 echo 1 >"$TRACE/tracing_on"
 ok "mkfs.ext4 (default: discard)" mkfs.ext4 -q -F -b 4096 "/dev/$D"
@@ -79,6 +78,7 @@ ok "blkdiscard /dev/$D" blkdiscard "/dev/$D"
 is "$(cstat "$D" pages_discarded) $(cstat "$D" valid_pages)" "$LP 0" "blkdiscard: every page discarded, none valid"
 
 echo 0 >"$TRACE/events/block/block_bio_queue/enable"
+echo 1 >"$TRACE/tracing_on"
 ok "remove device mk" cdev_remove mk
 ok "rmmod ftlblk" modprobe -r ftlblk
 check_dmesg

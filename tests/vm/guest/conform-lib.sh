@@ -81,13 +81,17 @@ conform() {
 	return $_bad
 }
 
+# The event is enabled once and only the buffer is cleared after that:
+# every enable/disable (un)registers tracepoint probes, which patches
+# kernel text with IPIs to all CPUs, and under TCG that once stalled a
+# vCPU into a soft lockup.
 trace_start() {
-	echo 0 >"$TRACE/tracing_on"
-	echo 0 >"$TRACE/events/enable"
-	echo 1 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
-	echo 8192 >"$TRACE/buffer_size_kb"
-	: >"$TRACE/trace"
+	if [ "$(cat "$TRACE/events/ftlblk/ftlblk_discard/enable")" != 1 ]; then
+		echo 8192 >"$TRACE/buffer_size_kb"
+		echo 1 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
+	fi
 	echo 1 >"$TRACE/tracing_on"
+	: >"$TRACE/trace"
 }
 
 trace_ranges() {
