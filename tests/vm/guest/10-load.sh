@@ -19,10 +19,11 @@ reset_stats"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
-max_discard_sectors submit_queues hw_queue_depth power index"
+max_discard_sectors submit_queues hw_queue_depth write_cache power index"
 PARAMS="nr_devices size blocksize page_size pages_per_block op_percent
 gc_policy wl_threshold gc_low_blocks gc_high_blocks discard
-max_discard_segments max_discard_sectors submit_queues hw_queue_depth"
+max_discard_segments max_discard_sectors submit_queues hw_queue_depth
+write_cache"
 
 sorted() { printf '%s\n' $1 | sort | tr '\n' ' '; }
 q() { sysfs_read "/sys/block/$1/queue/$2"; }
@@ -40,6 +41,7 @@ is "$(q ftlblk0 physical_block_size)" 4096 "physical_block_size 4096"
 is "$(q ftlblk0 logical_block_size)" 512 "logical_block_size 512"
 is "$(q ftlblk0 minimum_io_size)" 4096 "minimum_io_size 4096 (one flash page)"
 is "$(q ftlblk0 rotational)" 0 "rotational 0"
+is "$(q ftlblk0 write_cache)" "write through" "no volatile write cache by default"
 wzb=$(q ftlblk0 write_zeroes_max_bytes)
 ok "write_zeroes_max_bytes > 0 (got $wzb)" test "${wzb:-0}" -gt 0
 is "$(sysfs_read /sys/block/ftlblk0/mq/0/nr_tags)" 64 "hw_queue_depth 64 tags"
@@ -93,17 +95,17 @@ is "$(sorted "$(ls $CFS/geo)")" "$(sorted "$ATTRS")" "the device directory has e
 got=
 for a in size blocksize page_size pages_per_block op_percent gc_policy \
 	wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments \
-	max_discard_sectors submit_queues hw_queue_depth power index; do
+	max_discard_sectors submit_queues hw_queue_depth write_cache power index; do
 	got="$got $a=$(cat $CFS/geo/$a)"
 done
-is "$got" " size=256 blocksize=512 page_size=4096 pages_per_block=256 op_percent=7 gc_policy=greedy wl_threshold=64 gc_low_blocks=0 gc_high_blocks=0 discard=1 max_discard_segments=64 max_discard_sectors=0 submit_queues=1 hw_queue_depth=64 power=0 index=-1" \
+is "$got" " size=256 blocksize=512 page_size=4096 pages_per_block=256 op_percent=7 gc_policy=greedy wl_threshold=64 gc_low_blocks=0 gc_high_blocks=0 discard=1 max_discard_segments=64 max_discard_sectors=0 submit_queues=1 hw_queue_depth=64 write_cache=0 power=0 index=-1" \
 	"a new directory starts from the module defaults, powered off"
 
 bad=
 for kv in size=64 blocksize=4096 page_size=8192 pages_per_block=64 \
 	op_percent=20 max_discard_segments=1 max_discard_sectors=2048 \
 	submit_queues=2 gc_policy=fifo hw_queue_depth=32 wl_threshold=10 \
-	gc_low_blocks=3 gc_high_blocks=4; do
+	gc_low_blocks=3 gc_high_blocks=4 write_cache=1; do
 	r=$(errno-write "$CFS/geo/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] || bad="$bad ${kv}:$r"
 	[ "$(cat "$CFS/geo/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad ${kv}:readback=$(cat "$CFS/geo/${kv%%=*}")"
@@ -121,6 +123,7 @@ is "$(q $d physical_block_size)" 8192 "$d physical_block_size 8192 (page_size)"
 is "$(q $d discard_granularity)" 8192 "$d discard_granularity 8192"
 is "$(q $d discard_max_bytes)" 1048576 "$d discard_max_bytes 1048576 (2048 sectors)"
 is "$(q $d max_discard_segments)" 1 "$d max_discard_segments 1"
+is "$(q $d write_cache)" "write back" "$d write_cache 1: a volatile write cache"
 is "$(ls /sys/block/$d/mq | tr '\n' ' ')" "0 1 " "$d has 2 hardware queues"
 is "$(sysfs_read /sys/block/$d/mq/0/nr_tags)" 32 "$d hw_queue_depth 32"
 is "$(st $d logical_pages) $(st $d pages_per_block) $(st $d spare_blocks) $(st $d physical_blocks) $(st $d free_blocks)" \

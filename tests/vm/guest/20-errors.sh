@@ -125,6 +125,8 @@ refuse $E submit_queues abc "1..256"
 refuse $E hw_queue_depth 0 "1..4096"
 refuse $E hw_queue_depth 4097 "1..4096"
 refuse $E hw_queue_depth abc "1..4096"
+refuse $E write_cache 2 "0 or 1"
+refuse $E write_cache abc "0 or 1"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
@@ -139,7 +141,8 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	gc_low_blocks=0 gc_high_blocks=1024 gc_high_blocks=0 discard=0 discard=1 \
 	max_discard_segments=1 max_discard_segments=256 \
 	max_discard_sectors=8388607 max_discard_sectors=0 submit_queues=256 \
-	submit_queues=1 hw_queue_depth=1 hw_queue_depth=4096; do
+	submit_queues=1 hw_queue_depth=1 hw_queue_depth=4096 write_cache=1 \
+	write_cache=0; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"
 done
@@ -189,7 +192,8 @@ bad=
 for kv in size=32 blocksize=4096 page_size=8192 pages_per_block=128 \
 	op_percent=20 gc_policy=fifo wl_threshold=5 gc_low_blocks=3 \
 	gc_high_blocks=4 discard=0 max_discard_segments=1 \
-	max_discard_sectors=8 submit_queues=2 hw_queue_depth=8 size=16; do
+	max_discard_sectors=8 submit_queues=2 hw_queue_depth=8 write_cache=1 \
+	size=16; do
 	a=${kv%%=*} before=$(cat "$E/$a")
 	mark
 	r=$(errno-write "$E/$a" "${kv#*=}")
