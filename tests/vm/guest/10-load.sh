@@ -29,6 +29,14 @@ sorted() { printf '%s\n' $1 | sort | tr '\n' ' '; }
 q() { sysfs_read "/sys/block/$1/queue/$2"; }
 st() { sysfs_read "/sys/block/$1/ftl/$2"; }
 
+# Leave the VM clean for the next test even if this one stops early.
+cleanup() {
+	for n in geo p; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
+	rm -f /tmp/geo.dat /tmp/geo.rd
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+
 # ---- the default device ------------------------------------------------
 ok "modprobe ftlblk (defaults)" modprobe ftlblk
 ok "/dev/ftlblk0 is a block device" test -b /dev/ftlblk0

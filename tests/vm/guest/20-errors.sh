@@ -37,6 +37,16 @@ refuse() {
 	fi
 }
 
+# Leave the VM clean for the next test even if this one stops early.
+cleanup() {
+	exec 3<&-
+	grep -q " /tmp/e-mnt " /proc/mounts && umount /tmp/e-mnt
+	[ -d "$CFS/e" ] && rmdir "$CFS/e"
+	rm -f /tmp/e0.ref /tmp/e1.ref
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+
 # ---- invalid module parameters: the load fails, saying which -----------
 # param_fail DESC WORD PARAM...: modprobe fails, exactly one new log line,
 # containing WORD, and nothing stays loaded.

@@ -56,6 +56,14 @@ gc_ran() {
 	fi
 }
 
+# Leave the VM clean for the next test even if this one stops early.
+cleanup() {
+	for n in a b c; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
+	rm -f /tmp/fio-*.json /tmp/fio-ctl.log /tmp/fio-ctl.err
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+
 cd /tmp || exit 1
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 

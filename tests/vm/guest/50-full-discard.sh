@@ -26,6 +26,14 @@ nonzero() { dd if="$1" bs=1M skip="${2:-0}" ${3:+count=$3} iflag=direct 2>/dev/n
 nonzero_s() { dd if="$1" bs=512 skip="$2" count="$3" iflag=direct 2>/dev/null | tr -d '\000' | wc -c; }
 ctr() { printf '%s ' "$@" | sed 's/ $//'; }
 
+# Leave the VM clean for the next test even if this one stops early.
+cleanup() {
+	for n in f g; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
+	rm -f /tmp/f.ref /tmp/f.tail
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 # 64 MiB, 4 KiB pages, 256 per block: 16384 logical pages, 5 spare blocks.
 F=$(mkdev f size=64)

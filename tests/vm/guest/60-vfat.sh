@@ -55,10 +55,21 @@ traced() {
 		sed 's/.*sector=\([0-9]*\) nr_sectors=\([0-9]*\)/\1 \2/'
 }
 sum2() { awk '{ s += $2 } END { print s + 0 }'; }
-trace_on() { echo > $TR/trace; echo 1 > $TR/events/ftlblk/ftlblk_discard/enable; }
-trace_off() { echo 0 > $TR/events/ftlblk/ftlblk_discard/enable; }
+# The tracepoint stays enabled for the whole test (toggling it patches
+# kernel text, slow under TCG); a traced step starts with an empty buffer.
+trace_on() { echo > $TR/trace; }
+trace_off() { :; }
+cleanup() {
+	echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
+	grep -q " $MNT " /proc/mounts && umount $MNT
+	[ -d "$CFS/v" ] && rmdir "$CFS/v"
+	rm -f /tmp/v.*
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
+echo 1 > $TR/events/ftlblk/ftlblk_discard/enable
 modprobe -q vfat; modprobe -q nls_cp437; modprobe -q nls_utf8
 mkdir "$CFS/v" && echo 64 > "$CFS/v/size" && echo 64 > "$CFS/v/pages_per_block" &&
 	echo 1 > "$CFS/v/power"
@@ -159,6 +170,7 @@ is "$(($(st "$V" pages_discarded) - b_pd)) $(($(st "$V" discard_requests) - b_re
 ok "e2fsck -fn is clean" e2fsck -fn /dev/$V
 
 rm -f /tmp/v.*
+echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
 rmdir "$CFS/v"
 ok "modprobe -r ftlblk" modprobe -r ftlblk
 check_dmesg
