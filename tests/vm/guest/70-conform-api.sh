@@ -29,7 +29,7 @@ nonzero_bytes() {
 
 slab0=$(slab_bios)
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create api size=64 && pass "device api: 64 MiB, max_discard_segments=64" || fail "device api: 64 MiB, max_discard_segments=64"
+cdev_ok "device api: 64 MiB, max_discard_segments=64" api size=64
 D=$CDEV
 is "$(sysfs_read /sys/block/$D/queue/discard_granularity)" 4096 "discard_granularity = flash page"
 
@@ -72,7 +72,7 @@ is "$(trace_ranges "$D" | awk '$2 != 8 || ($1 - 16384) % 16 { bad++ } END { prin
 	"async: each traced range is one bio: 8 sectors at 16384 + 16k"
 
 # --- chained bios, one callback: max_discard_sectors=64 splits 1024 sectors ----
-cdev_create chain size=64 max_discard_sectors=64 && pass "device chain: max_discard_sectors=64" || fail "device chain: max_discard_sectors=64"
+cdev_ok "device chain: max_discard_sectors=64" chain size=64 max_discard_sectors=64
 DC=$CDEV
 trace_start
 conform dev="/dev/$DC" test=chain sector=0 nr_sects=1024
@@ -97,7 +97,7 @@ ok "fire: bio slabs back to their level (+$((slab2 - slab1)), 10000 bios)" test 
 conform dev="/dev/$D" test=order sector=8192 nr_sects=64
 
 # --- -EOPNOTSUPP: ftlblk discard=0 --------------------------------------------
-cdev_create nod size=64 discard=0 && pass "device nod: discard=0" || fail "device nod: discard=0"
+cdev_ok "device nod: discard=0" nod size=64 discard=0
 DN=$CDEV
 is "$(sysfs_read /sys/block/$DN/queue/discard_max_bytes)" 0 "discard=0: discard_max_bytes is 0"
 conform dev="/dev/$DN" test=sync sector=0 nr_sects=64 expect=-95

@@ -15,11 +15,9 @@ need_module ftlblk ftlblk_conform
 plan 46
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create m64 size=64 max_discard_segments=64 && pass "device m64: max_discard_segments=64" ||
-	fail "device m64: max_discard_segments=64"
+cdev_ok "device m64: max_discard_segments=64" m64 size=64 max_discard_segments=64
 M64=$CDEV
-cdev_create m1 size=64 max_discard_segments=1 && pass "device m1: max_discard_segments=1" ||
-	fail "device m1: max_discard_segments=1"
+cdev_ok "device m1: max_discard_segments=1" m1 size=64 max_discard_segments=1
 M1=$CDEV
 is "$(sysfs_read /sys/block/$M64/queue/max_discard_segments) $(sysfs_read /sys/block/$M1/queue/max_discard_segments)" \
 	"64 1" "queue limits show 64 and 1 discard segments"

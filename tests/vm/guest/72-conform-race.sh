@@ -27,8 +27,7 @@ race_run() {
 field() { printf '%s\n' "$RACE" | sed -n "s/^discard-race: .* $1=\([0-9]*\).*/\1/p"; }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create race size=64 submit_queues=2 && pass "device race: 64 MiB, 2 hardware queues" ||
-	fail "device race: 64 MiB, 2 hardware queues"
+cdev_ok "device race: 64 MiB, 2 hardware queues" race size=64 submit_queues=2
 D=$CDEV
 
 echo 1 >"/sys/block/$D/ftl/reset_stats"

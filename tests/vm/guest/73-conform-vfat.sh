@@ -26,7 +26,7 @@ map_of() {
 traced() { trace_ranges "$D" | ranges_merge; }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create fat size=64 && pass "device fat: 64 MiB" || fail "device fat: 64 MiB"
+cdev_ok "device fat: 64 MiB" fat size=64
 D=$CDEV
 ok "mkfs.vfat /dev/$D" mkfs.vfat "/dev/$D"
 mkdir -p $MNT

@@ -88,7 +88,7 @@ extend_to_free() {
 }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create e4 size=64 && pass "device e4: 64 MiB" || fail "device e4: 64 MiB"
+cdev_ok "device e4: 64 MiB" e4 size=64
 D=$CDEV
 ok "mkfs.ext4 -b 4096 (no discard, no lazy init)" \
 	mkfs.ext4 -q -F -b $BS -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "/dev/$D"

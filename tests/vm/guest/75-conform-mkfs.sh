@@ -30,7 +30,7 @@ replay_mapped() {
 }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_create mk size=64 && pass "device mk: 64 MiB" || fail "device mk: 64 MiB"
+cdev_ok "device mk: 64 MiB" mk size=64
 D=$CDEV
 LP=$(cstat "$D" logical_pages)
 MAJMIN=$(sed 's/:/,/' /sys/block/$D/dev)

@@ -2,7 +2,8 @@
 # Helpers of the seed-conformance tests 70-79 (source after /tests/lib.sh).
 #
 #   cdev_create NAME [ATTR=VALUE...]   configfs ftlblk device, powered on;
-#                                      sets $CDEV (ftlblkN) and $CDEV_DIR
+#                                      sets $CDEV (ftlblkN, "none" on failure)
+#   cdev_ok DESC NAME [ATTR=VALUE...]  the same as a test point
 #   cdev_remove NAME                   power off and rmdir
 #   cstat DEV NAME                     /sys/block/DEV/ftl/NAME
 #   conform ARGS...                    load ftlblk_conform ARGS (dev=, test=,
@@ -23,19 +24,23 @@ TRACE=/sys/kernel/tracing
 
 cdev_create() {
 	_n=$1; shift
-	CDEV=none CDEV_DIR=
+	CDEV=none
 	mkdir "$CFS/$_n" || return 1
 	for _a; do
 		printf '%s\n' "${_a#*=}" >"$CFS/$_n/${_a%%=*}" || return 1
 	done
 	echo 1 >"$CFS/$_n/power" || return 1
-	CDEV_DIR=$CFS/$_n
 	CDEV=ftlblk$(cat "$CFS/$_n/index")
 	_i=0
 	while [ ! -b "/dev/$CDEV" ] && [ $_i -lt 50 ]; do
 		sleep 0.1; _i=$((_i + 1))
 	done
 	[ -b "/dev/$CDEV" ]
+}
+
+cdev_ok() {
+	_desc=$1; shift
+	if cdev_create "$@"; then pass "$_desc"; else fail "$_desc"; fi
 }
 
 cdev_remove() {
