@@ -25,6 +25,8 @@ gc_policy wl_threshold gc_low_blocks gc_high_blocks discard
 max_discard_segments max_discard_sectors submit_queues hw_queue_depth
 write_cache"
 
+# The words of a list, sorted, on one line.
+# shellcheck disable=SC2086 # split on purpose
 sorted() { printf '%s\n' $1 | sort | tr '\n' ' '; }
 q() { sysfs_read "/sys/block/$1/queue/$2"; }
 st() { sysfs_read "/sys/block/$1/ftl/$2"; }
@@ -126,21 +128,21 @@ is "$n" 1 "index is 1 (ftlblk0 is taken)"
 d=ftlblk$n
 ok "/dev/$d is a block device" test -b "/dev/$d"
 is "$(blockdev --getsize64 "/dev/$d" 2>&1)" $((64 << 20)) "$d is 64 MiB"
-is "$(q $d logical_block_size)" 4096 "$d logical_block_size 4096"
-is "$(q $d physical_block_size)" 8192 "$d physical_block_size 8192 (page_size)"
-is "$(q $d discard_granularity)" 8192 "$d discard_granularity 8192"
-is "$(q $d discard_max_bytes)" 1048576 "$d discard_max_bytes 1048576 (2048 sectors)"
-is "$(q $d max_discard_segments)" 1 "$d max_discard_segments 1"
-is "$(q $d write_cache)" "write back" "$d write_cache 1: a volatile write cache"
-is "$(ls /sys/block/$d/mq | tr '\n' ' ')" "0 1 " "$d has 2 hardware queues"
-is "$(sysfs_read /sys/block/$d/mq/0/nr_tags)" 32 "$d hw_queue_depth 32"
-is "$(st $d logical_pages) $(st $d pages_per_block) $(st $d spare_blocks) $(st $d physical_blocks) $(st $d free_blocks)" \
+is "$(q "$d" logical_block_size)" 4096 "$d logical_block_size 4096"
+is "$(q "$d" physical_block_size)" 8192 "$d physical_block_size 8192 (page_size)"
+is "$(q "$d" discard_granularity)" 8192 "$d discard_granularity 8192"
+is "$(q "$d" discard_max_bytes)" 1048576 "$d discard_max_bytes 1048576 (2048 sectors)"
+is "$(q "$d" max_discard_segments)" 1 "$d max_discard_segments 1"
+is "$(q "$d" write_cache)" "write back" "$d write_cache 1: a volatile write cache"
+is "$(ls /sys/block/"$d"/mq | tr '\n' ' ')" "0 1 " "$d has 2 hardware queues"
+is "$(sysfs_read /sys/block/"$d"/mq/0/nr_tags)" 32 "$d hw_queue_depth 32"
+is "$(st "$d" logical_pages) $(st "$d" pages_per_block) $(st "$d" spare_blocks) $(st "$d" physical_blocks) $(st "$d" free_blocks)" \
 	"8192 64 26 154 154" "$d geometry: 8192 pages, 64 per block, ceil(8192*20/6400) = 26 spare, 154 blocks, all free"
-is "$(st $d gc_policy)" fifo "$d gc_policy fifo"
+is "$(st "$d" gc_policy)" fifo "$d gc_policy fifo"
 ok "$d reads and writes" sh -c "dd if=/dev/urandom of=/tmp/geo.dat bs=64k count=4 2>/dev/null &&
 	dd if=/tmp/geo.dat of=/dev/$d bs=64k oflag=direct 2>/dev/null &&
 	dd if=/dev/$d of=/tmp/geo.rd bs=64k count=4 iflag=direct 2>/dev/null && cmp /tmp/geo.dat /tmp/geo.rd"
-is "$(st $d valid_pages)" 32 "$d: 256 KiB written = 32 valid 8 KiB pages"
+is "$(st "$d" valid_pages)" 32 "$d: 256 KiB written = 32 valid 8 KiB pages"
 is "$(st ftlblk0 valid_pages)" 256 "ftlblk0 untouched by I/O to $d"
 
 is "$(errno-write $CFS/geo/power 0)" ok "power 0"
@@ -152,7 +154,7 @@ is "$(errno-write $CFS/geo/power 1)" ok "power 1 again"
 n=$(cat $CFS/geo/index)
 d=ftlblk$n
 ok "/dev/$d is back" test -b "/dev/$d"
-is "$(st $d valid_pages) $(st $d data_bytes)" "0 0" "a re-powered device starts empty"
+is "$(st "$d" valid_pages) $(st "$d" data_bytes)" "0 0" "a re-powered device starts empty"
 ok "rmdir $CFS/geo" rmdir $CFS/geo
 ok "rmdir removed /dev/$d" test ! -e "/dev/$d"
 ok "rmdir removed /sys/block/$d" test ! -e "/sys/block/$d"
@@ -181,7 +183,7 @@ is "$got" " ftlblk0:50331648,4096,8192,0,cost-benefit,6144,5 ftlblk1:50331648,40
 ok "no third device" test ! -e /dev/ftlblk2
 missing=
 for p in $PARAMS; do
-	[ -r /sys/module/ftlblk/parameters/$p ] || missing="$missing $p"
+	[ -r /sys/module/ftlblk/parameters/"$p" ] || missing="$missing $p"
 done
 is "$missing" "" "every module parameter is in /sys/module/ftlblk/parameters"
 got=

@@ -193,11 +193,11 @@ for kv in size=16 blocksize=512 page_size=4096 pages_per_block=64 \
 done
 is "$(errno-write $E/power 1)" ok "power 1 with a valid geometry"
 d=ftlblk$(cat $E/index)
-ok "/dev/$d exists" test -b /dev/$d
+ok "/dev/$d exists" test -b /dev/"$d"
 ok "write 16 MiB of random data to $d" sh -c \
 	"dd if=/dev/urandom of=/tmp/e1.ref bs=1M count=16 2>/dev/null && dd if=/tmp/e1.ref of=/dev/$d bs=1M oflag=direct 2>/dev/null"
 ref1=$(sum /tmp/e1.ref)
-is "$(sum /dev/$d)" "$ref1" "$d reads back what was written"
+is "$(sum /dev/"$d")" "$ref1" "$d reads back what was written"
 bad=
 for kv in size=32 blocksize=4096 page_size=8192 pages_per_block=128 \
 	op_percent=20 gc_policy=fifo wl_threshold=5 gc_low_blocks=3 \
@@ -214,10 +214,10 @@ done
 is "$bad" "" "every attribute of a powered device: EBUSY, logged, unchanged"
 is "$(errno-write $E/power 1)" ok "power 1 while powered is a no-op"
 is "$(cat $E/index)" "${d#ftlblk}" "same device after power 1 again"
-is "$(sum /dev/$d)" "$ref1" "$d data unchanged after the refused writes"
+is "$(sum /dev/"$d")" "$ref1" "$d data unchanged after the refused writes"
 
 # ---- power 0 refused while open, device keeps working -------------------
-exec 3</dev/$d
+exec 3</dev/"$d"
 mark
 is "$(errno-write $E/power 0)" EBUSY "power 0 while /dev/$d is open: EBUSY"
 case $(newlines) in
@@ -225,20 +225,20 @@ case $(newlines) in
 *) fail "logged: cannot remove, device is open" ;;
 esac
 is "$(cat $E/power)" 1 "power still reads 1"
-ok "/dev/$d still exists" test -b /dev/$d
-is "$(sum /dev/$d)" "$ref1" "$d data unchanged after refused power 0"
+ok "/dev/$d still exists" test -b /dev/"$d"
+is "$(sum /dev/"$d")" "$ref1" "$d data unchanged after refused power 0"
 ok "$d still takes writes" sh -c \
 	"dd if=/dev/urandom of=/tmp/e1.ref bs=1M count=2 seek=3 conv=notrunc 2>/dev/null &&
 	 dd if=/tmp/e1.ref of=/dev/$d bs=1M count=2 skip=3 seek=3 oflag=direct 2>/dev/null"
 ref1=$(sum /tmp/e1.ref)
-is "$(sum /dev/$d)" "$ref1" "$d reads back the new data"
+is "$(sum /dev/"$d")" "$ref1" "$d reads back the new data"
 exec 3<&-
 
 # ---- power 0 refused while mounted -------------------------------------
 modprobe -q vfat; modprobe -q nls_cp437; modprobe -q nls_utf8
-ok "mkfs.vfat /dev/$d" mkfs.vfat /dev/$d
+ok "mkfs.vfat /dev/$d" mkfs.vfat /dev/"$d"
 mkdir -p /tmp/e-mnt
-ok "mount /dev/$d" mount -t vfat -o iocharset=utf8 /dev/$d /tmp/e-mnt
+ok "mount /dev/$d" mount -t vfat -o iocharset=utf8 /dev/"$d" /tmp/e-mnt
 ok "write a file" sh -c 'dd if=/dev/urandom of=/tmp/e-mnt/f bs=1k count=300 2>/dev/null && sync'
 fsum=$(sum /tmp/e-mnt/f)
 is "$(errno-write $E/power 0)" EBUSY "power 0 while mounted: EBUSY"
@@ -247,14 +247,14 @@ ok "umount and mount again" sh -c "umount /tmp/e-mnt && mount -t vfat -o iochars
 is "$(sum /tmp/e-mnt/f)" "$fsum" "the file is intact"
 ok "umount" umount /tmp/e-mnt
 is "$(errno-write $E/power 0)" ok "power 0 once unmounted"
-ok "/dev/$d removed" test ! -e /dev/$d
+ok "/dev/$d removed" test ! -e /dev/"$d"
 
 # ---- rmdir removes a powered device even while it is open --------------
 is "$(errno-write $E/power 1)" ok "power 1"
 d=ftlblk$(cat $E/index)
-exec 3</dev/$d
+exec 3</dev/"$d"
 ok "rmdir while /dev/$d is open" rmdir $E
-ok "/dev/$d and /sys/block/$d are gone" test ! -e /dev/$d -a ! -e /sys/block/$d
+ok "/dev/$d and /sys/block/$d are gone" test ! -e /dev/"$d" -a ! -e /sys/block/"$d"
 exec 3<&-
 ok "a new device can be created afterwards" sh -c "mkdir $E && echo 16 > $E/size && echo 64 > $E/pages_per_block && echo 1 > $E/power && test -b /dev/ftlblk\$(cat $E/index) && rmdir $E"
 is "$(sum /dev/ftlblk0)" "$ref0" "ftlblk0 data unchanged through all of it"

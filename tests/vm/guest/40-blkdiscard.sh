@@ -26,6 +26,8 @@ mkdev() {
 	echo 1 > "$CFS/$_n/power" || return 1
 	echo "ftlblk$(cat "$CFS/$_n/index")"
 }
+# (snap assigns _b_<name> through eval.)
+_b_discard_requests=0 _b_pages_discarded=0
 # snap DEV: remember the counters; deltas DEV: their changes since, as
 # "name=delta ..." for the names in KEYS.
 snap() { for _k in $KEYS; do eval "_b_$_k=\$(st $1 $_k)"; done; }
@@ -136,12 +138,12 @@ discard "last page" $(((32 << 20) - 4096)) 4096 \
 
 # ---- invalid ranges ------------------------------------------------------
 snap "$D"
-is "$(blkop discard /dev/$D 513 4096)" EINVAL "BLKDISCARD at offset 513: EINVAL"
-is "$(blkop discard /dev/$D 4096 1000)" EINVAL "BLKDISCARD of 1000 bytes: EINVAL"
-is "$(blkop discard /dev/$D 4096 0xfffffffffffff000)" EINVAL "BLKDISCARD whose end overflows 2^64: EINVAL"
-is "$(blkop discard /dev/$D $(((32 << 20) - 4096)) 8192)" EINVAL "BLKDISCARD past the end: EINVAL"
-is "$(blkop discard /dev/$D $((32 << 20)) 4096)" EINVAL "BLKDISCARD starting at the end: EINVAL"
-out=$(blkdiscard -f -o 513 -l 4096 /dev/$D 2>&1)
+is "$(blkop discard /dev/"$D" 513 4096)" EINVAL "BLKDISCARD at offset 513: EINVAL"
+is "$(blkop discard /dev/"$D" 4096 1000)" EINVAL "BLKDISCARD of 1000 bytes: EINVAL"
+is "$(blkop discard /dev/"$D" 4096 0xfffffffffffff000)" EINVAL "BLKDISCARD whose end overflows 2^64: EINVAL"
+is "$(blkop discard /dev/"$D" $(((32 << 20) - 4096)) 8192)" EINVAL "BLKDISCARD past the end: EINVAL"
+is "$(blkop discard /dev/"$D" $((32 << 20)) 4096)" EINVAL "BLKDISCARD starting at the end: EINVAL"
+out=$(blkdiscard -f -o 513 -l 4096 /dev/"$D" 2>&1)
 s=$?
 ok "blkdiscard -o 513 exits non-zero ($s: $out)" test $s != 0
 is "$(deltas "$D")" \
@@ -152,7 +154,7 @@ ok "refused discards leave the data alone" cmp "/dev/$D" /tmp/d.ref
 # ---- fio: trim then write each block, verified ----------------------------
 snap "$D"
 ok "fio rw=randtrimwrite 32 MiB, 4 KiB, verify crc32c" \
-	fio --name=trimwrite --filename=/dev/$D --rw=randtrimwrite --bs=4k \
+	fio --name=trimwrite --filename=/dev/"$D" --rw=randtrimwrite --bs=4k \
 	--direct=1 --size=32M --verify=crc32c --verify_fatal=1 --do_verify=1 \
 	--randrepeat=0 --output=/tmp/d-fio.log
 d_req=$(($(st "$D" discard_requests) - _b_discard_requests))
@@ -165,11 +167,11 @@ rm -f /tmp/d.ref /tmp/d-fio.log
 # ---- max_discard_sectors splits, one range per request, 4 KiB sectors ----
 S=$(mkdev s size=16 blocksize=4096 pages_per_block=64 max_discard_segments=1 max_discard_sectors=64)
 ok "device s is $S" test -b "/dev/$S"
-is "$(sysfs_read /sys/block/$S/queue/discard_max_bytes)" 32768 "discard_max_bytes 32768"
-ok "fill $S" dd if=/dev/urandom of=/dev/$S bs=1M count=16 oflag=direct
+is "$(sysfs_read /sys/block/"$S"/queue/discard_max_bytes)" 32768 "discard_max_bytes 32768"
+ok "fill $S" dd if=/dev/urandom of=/dev/"$S" bs=1M count=16 oflag=direct
 snap "$S"
 echo > $TR/trace
-ok "blkdiscard 256 KiB at 1 MiB" blkdiscard -f -o $((1 << 20)) -l $((256 << 10)) /dev/$S
+ok "blkdiscard 256 KiB at 1 MiB" blkdiscard -f -o $((1 << 20)) -l $((256 << 10)) /dev/"$S"
 is "$(deltas "$S")" \
 	"discard_requests=8 discard_ranges=8 discard_sectors=512 pages_discarded=64 valid_pages_discarded=64 sectors_zeroed=0 valid_pages=-64 host_pages_written=0 data_bytes=-262144" \
 	"split into 8 requests of 64 sectors, one range each"
@@ -177,19 +179,19 @@ exp=
 for i in 0 1 2 3 4 5 6 7; do exp="$exp $S sector=$((2048 + 64 * i)) nr_sectors=64"; done
 is "$(grep -o "ftlblk_discard: .*" $TR/trace | sed 's/ftlblk_discard: //' | tr '\n' ' ' | sed 's/ $//')" "${exp# }" \
 	"8 trace events of 64 sectors covering the range in order"
-is "$(nonzero /dev/$S $((1 << 20)) $((256 << 10)))" 0 "the range reads as zeroes"
-is "$(blkop discard /dev/$S 512 4096)" EINVAL "4 KiB-sector device: BLKDISCARD at 512: EINVAL"
-is "$(blkop discard /dev/$S 4096 512)" EINVAL "4 KiB-sector device: 512-byte BLKDISCARD: EINVAL"
+is "$(nonzero /dev/"$S" $((1 << 20)) $((256 << 10)))" 0 "the range reads as zeroes"
+is "$(blkop discard /dev/"$S" 512 4096)" EINVAL "4 KiB-sector device: BLKDISCARD at 512: EINVAL"
+is "$(blkop discard /dev/"$S" 4096 512)" EINVAL "4 KiB-sector device: 512-byte BLKDISCARD: EINVAL"
 
 # ---- discard=0 -------------------------------------------------------------
 N=$(mkdev n size=16 pages_per_block=64 discard=0)
 ok "device n is $N" test -b "/dev/$N"
-is "$(sysfs_read /sys/block/$N/queue/discard_max_bytes)" 0 "discard=0: discard_max_bytes 0"
+is "$(sysfs_read /sys/block/"$N"/queue/discard_max_bytes)" 0 "discard=0: discard_max_bytes 0"
 ok "fill $N" sh -c "dd if=/dev/urandom of=/tmp/n.ref bs=1M count=16 2>/dev/null && dd if=/tmp/n.ref of=/dev/$N bs=1M oflag=direct 2>/dev/null"
-is "$(blkop discard /dev/$N 0 1048576)" EOPNOTSUPP "discard=0: BLKDISCARD is EOPNOTSUPP"
+is "$(blkop discard /dev/"$N" 0 1048576)" EOPNOTSUPP "discard=0: BLKDISCARD is EOPNOTSUPP"
 ok "discard=0: blkdiscard fails" sh -c "! blkdiscard -f /dev/$N 2>/dev/null"
 is "$(st "$N" discard_requests) $(st "$N" pages_discarded)" "0 0" "discard=0: no discard reached the device"
-ok "discard=0: data unchanged" cmp /dev/$N /tmp/n.ref
+ok "discard=0: data unchanged" cmp /dev/"$N" /tmp/n.ref
 rm -f /tmp/n.ref
 
 echo 0 > $TR/events/ftlblk/ftlblk_discard/enable

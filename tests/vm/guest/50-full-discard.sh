@@ -39,32 +39,32 @@ ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 F=$(mkdev f size=64)
 ok "device f is $F" test -b "/dev/$F"
 ok "64 MiB of random data" dd if=/dev/urandom of=/tmp/f.ref bs=1M count=64
-ok "fill $F completely" dd if=/tmp/f.ref of=/dev/$F bs=1M oflag=direct
+ok "fill $F completely" dd if=/tmp/f.ref of=/dev/"$F" bs=1M oflag=direct
 is "$(st "$F" valid_pages)" "$(st "$F" logical_pages)" "valid_pages = logical_pages = $(st "$F" logical_pages)"
 is "$(st "$F" data_bytes)" $((64 << 20)) "data_bytes = 64 MiB"
 
 # ---- blkdiscard of the whole device ------------------------------------
-echo 1 > /sys/block/$F/ftl/reset_stats
-ok "blkdiscard -f /dev/$F" blkdiscard -f /dev/$F
+echo 1 > /sys/block/"$F"/ftl/reset_stats
+ok "blkdiscard -f /dev/$F" blkdiscard -f /dev/"$F"
 is "$(st "$F" pages_discarded) $(st "$F" valid_pages_discarded) $(st "$F" discard_sectors) $(st "$F" sectors_zeroed)" \
 	"16384 16384 131072 0" "pages_discarded = valid_pages_discarded = logical_pages, 131072 sectors, none zeroed"
 is "$(st "$F" valid_pages) $(st "$F" data_bytes)" "0 0" "valid_pages 0, data_bytes 0"
 is "$(st "$F" host_pages_written) $(st "$F" nand_pages_written)" "0 0" "a discard programs nothing"
 ok "discard requests counted ($(st "$F" discard_requests))" test "$(st "$F" discard_requests)" -ge 1
-echo 1 > /sys/block/$F/ftl/reset_stats
-is "$(nonzero /dev/$F)" 0 "the whole device reads as zeroes"
+echo 1 > /sys/block/"$F"/ftl/reset_stats
+is "$(nonzero /dev/"$F")" 0 "the whole device reads as zeroes"
 is "$(st "$F" host_pages_read) $(st "$F" unmapped_reads)" "16384 16384" "all 16384 pages read were unmapped"
 
 # Refill: the discarded device takes the full capacity again.
-ok "refill $F" dd if=/tmp/f.ref of=/dev/$F bs=1M oflag=direct
+ok "refill $F" dd if=/tmp/f.ref of=/dev/"$F" bs=1M oflag=direct
 is "$(st "$F" valid_pages) $(st "$F" data_bytes)" "16384 67108864" "refilled: 16384 pages, 64 MiB"
-ok "and reads back the data" cmp /dev/$F /tmp/f.ref
+ok "and reads back the data" cmp /dev/"$F" /tmp/f.ref
 
 # ---- write-zeroes --------------------------------------------------------
-echo 1 > /sys/block/$F/ftl/reset_stats
+echo 1 > /sys/block/"$F"/ftl/reset_stats
 # BLKZEROOUT of the first 32 MiB: REQ_OP_WRITE_ZEROES with REQ_NOUNMAP.
-ok "blkdiscard -z -o 0 -l 32M (BLKZEROOUT)" blkdiscard -f -z -o 0 -l $((32 << 20)) /dev/$F
-is "$(nonzero /dev/$F 0 32)" 0 "the zeroed 32 MiB read as zeroes"
+ok "blkdiscard -z -o 0 -l 32M (BLKZEROOUT)" blkdiscard -f -z -o 0 -l $((32 << 20)) /dev/"$F"
+is "$(nonzero /dev/"$F" 0 32)" 0 "the zeroed 32 MiB read as zeroes"
 dd if=/tmp/f.ref of=/tmp/f.tail bs=1M skip=32 2>/dev/null
 ok "the other 32 MiB are unchanged" sh -c "dd if=/dev/$F bs=1M skip=32 iflag=direct 2>/dev/null | cmp - /tmp/f.tail"
 wz=$(st "$F" write_zeroes_requests)
@@ -74,20 +74,20 @@ is "$(ctr "$(st "$F" discard_requests)" "$(st "$F" pages_discarded)" "$(st "$F" 
 is "$(st "$F" valid_pages) $(st "$F" data_bytes)" "16384 67108864" "NOUNMAP: the zeroed pages stay allocated"
 
 # fallocate(PUNCH_HOLE) of the last 32 MiB: write-zeroes that may unmap.
-ok "punch hole in the last 32 MiB" blkop punch /dev/$F $((32 << 20)) $((32 << 20))
-is "$(nonzero /dev/$F 32 32)" 0 "the punched 32 MiB read as zeroes"
+ok "punch hole in the last 32 MiB" blkop punch /dev/"$F" $((32 << 20)) $((32 << 20))
+is "$(nonzero /dev/"$F" 32 32)" 0 "the punched 32 MiB read as zeroes"
 is "$(st "$F" valid_pages) $(st "$F" data_bytes)" "8192 33554432" "punch hole unmaps 8192 pages and frees 32 MiB"
 is "$(ctr "$(st "$F" discard_requests)" "$(st "$F" pages_discarded)" "$(st "$F" sectors_zeroed)")" "0 0 0" \
 	"still not counted as a discard"
 ok "more write_zeroes_requests ($(st "$F" write_zeroes_requests))" test "$(st "$F" write_zeroes_requests)" -gt "$wz"
-ok "punch the NOUNMAP-zeroed half" blkop punch /dev/$F 0 $((32 << 20))
+ok "punch the NOUNMAP-zeroed half" blkop punch /dev/"$F" 0 $((32 << 20))
 is "$(st "$F" valid_pages) $(st "$F" data_bytes)" "0 0" "the whole device unmapped, no data memory"
 
 # Sub-page write-zeroes: read-modify-write, but no sectors_zeroed either.
-ok "refill the first MiB" dd if=/tmp/f.ref of=/dev/$F bs=1M count=1 oflag=direct
-echo 1 > /sys/block/$F/ftl/reset_stats
-ok "punch 1024 bytes at 5120" blkop punch /dev/$F 5120 1024
-is "$(nonzero_s /dev/$F 10 2)" 0 "those 1024 bytes read as zeroes"
+ok "refill the first MiB" dd if=/tmp/f.ref of=/dev/"$F" bs=1M count=1 oflag=direct
+echo 1 > /sys/block/"$F"/ftl/reset_stats
+ok "punch 1024 bytes at 5120" blkop punch /dev/"$F" 5120 1024
+is "$(nonzero_s /dev/"$F" 10 2)" 0 "those 1024 bytes read as zeroes"
 ok "the rest of the page is unchanged" sh -c \
 	"[ \"\$(dd if=/dev/$F bs=512 skip=8 count=2 iflag=direct 2>/dev/null | md5sum)\" = \"\$(dd if=/tmp/f.ref bs=512 skip=8 count=2 2>/dev/null | md5sum)\" ] &&
 	 [ \"\$(dd if=/dev/$F bs=512 skip=12 count=4 iflag=direct 2>/dev/null | md5sum)\" = \"\$(dd if=/tmp/f.ref bs=512 skip=12 count=4 2>/dev/null | md5sum)\" ]"
@@ -98,12 +98,12 @@ rm -f /tmp/f.tail
 # ---- 16 KiB flash pages ----------------------------------------------------
 G=$(mkdev g size=32 blocksize=4096 page_size=16384 pages_per_block=32)
 ok "device g is $G (16 KiB pages)" test -b "/dev/$G"
-ok "fill $G" dd if=/tmp/f.ref of=/dev/$G bs=1M count=32 oflag=direct
+ok "fill $G" dd if=/tmp/f.ref of=/dev/"$G" bs=1M count=32 oflag=direct
 is "$(st "$G" valid_pages) $(st "$G" data_bytes)" "2048 33554432" "2048 pages, 32 MiB"
-ok "blkdiscard -f /dev/$G" blkdiscard -f /dev/$G
+ok "blkdiscard -f /dev/$G" blkdiscard -f /dev/"$G"
 is "$(st "$G" pages_discarded) $(st "$G" valid_pages) $(st "$G" data_bytes)" "2048 0 0" \
 	"pages_discarded = logical_pages = 2048, nothing left"
-is "$(nonzero /dev/$G)" 0 "$G reads as zeroes"
+is "$(nonzero /dev/"$G")" 0 "$G reads as zeroes"
 
 rm -f /tmp/f.ref
 for n in f g; do rmdir "$CFS/$n"; done

@@ -42,7 +42,7 @@ fibmap_matches() {
 	fibmap "$1" > /tmp/v.map || return 1
 	[ -s /tmp/v.map ] || return 1
 	while read -r _off _len; do
-		[ "$(dd if=/dev/$V bs=512 skip=$((_off / 512)) count=$((_len / 512)) iflag=direct 2>/dev/null | md5sum)" = \
+		[ "$(dd if=/dev/"$V" bs=512 skip=$((_off / 512)) count=$((_len / 512)) iflag=direct 2>/dev/null | md5sum)" = \
 		  "$(dd if="$1" bs=512 skip=$((_fo / 512)) count=$((_len / 512)) 2>/dev/null | md5sum)" ] || {
 			echo "extent $_off+$_len (file offset $_fo) differs"; return 1; }
 		_fo=$((_fo + _len))
@@ -78,7 +78,7 @@ ok "64 MiB device $V" test -b "/dev/$V"
 LP=$(st "$V" logical_pages)
 
 # ---- vfat with 4 KiB clusters ------------------------------------------
-ok "mkfs.vfat -s 8 (4 KiB clusters)" mkfs.vfat -s 8 -n FTLTEST /dev/$V
+ok "mkfs.vfat -s 8 (4 KiB clusters)" mkfs.vfat -s 8 -n FTLTEST /dev/"$V"
 BPS=$(le 11 2) SPC=$(le 13 1) RES=$(le 14 2) NFATS=$(le 16 1) ROOTENTS=$(le 17 2)
 FATSZ=$(le 22 2) TOT=$(le 19 2)
 [ "$FATSZ" = 0 ] && FATSZ=$(le 36 4)
@@ -89,7 +89,7 @@ diag "boot sector: bps=$BPS spc=$SPC reserved=$RES fats=$NFATS x $FATSZ rootents
 is "$BPS $SPC" "512 8" "512-byte sectors, 8 per cluster"
 is "$((DS % 8))" 0 "the data area starts on a flash page boundary"
 mkdir -p $MNT
-ok "mount -o discard" mount -t vfat -o discard,iocharset=utf8 /dev/$V $MNT
+ok "mount -o discard" mount -t vfat -o discard,iocharset=utf8 /dev/"$V" $MNT
 
 # a: contiguous; b, c: fragmented by interleaved appends; d: not a whole
 # number of clusters; e: one sector.
@@ -113,7 +113,7 @@ is "$(fibmap $MNT/c.bin | wc -l)" 6 "c.bin is in 6 fragments"
 # delete FILE: rm + sync discards exactly the file's clusters.
 delete() {
 	_f=$1
-	clusters $MNT/$_f | merge > /tmp/v.want
+	clusters $MNT/"$_f" | merge > /tmp/v.want
 	_want_sec=$(tr ':' ' ' < /tmp/v.want | sum2)
 	_b_pd=$(st "$V" pages_discarded) _b_vpd=$(st "$V" valid_pages_discarded)
 	_b_vp=$(st "$V" valid_pages) _b_sz=$(st "$V" sectors_zeroed)
@@ -161,13 +161,13 @@ ok "fsck.fat finds nothing wrong" sh -c "umount $MNT && fsck.fat -n /dev/$V"
 
 # ---- mkfs.ext4 discards the whole device, unless -E nodiscard ------------
 b_pd=$(st "$V" pages_discarded) b_req=$(st "$V" discard_requests)
-ok "mkfs.ext4" mkfs.ext4 -q -F /dev/$V
+ok "mkfs.ext4" mkfs.ext4 -q -F /dev/"$V"
 is "$(($(st "$V" pages_discarded) - b_pd))" "$LP" "mkfs.ext4: pages_discarded rose by logical_pages ($LP)"
 b_pd=$(st "$V" pages_discarded) b_req=$(st "$V" discard_requests)
-ok "mkfs.ext4 -E nodiscard" mkfs.ext4 -q -F -E nodiscard /dev/$V
+ok "mkfs.ext4 -E nodiscard" mkfs.ext4 -q -F -E nodiscard /dev/"$V"
 is "$(($(st "$V" pages_discarded) - b_pd)) $(($(st "$V" discard_requests) - b_req))" "0 0" \
 	"mkfs.ext4 -E nodiscard: no discard"
-ok "e2fsck -fn is clean" e2fsck -fn /dev/$V
+ok "e2fsck -fn is clean" e2fsck -fn /dev/"$V"
 
 rm -f /tmp/v.*
 echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
