@@ -40,6 +40,9 @@ is "$(cstat "$D" valid_pages)" "$LP" "every logical page ($LP) holds data"
 
 # --- mkfs.ext4, discarding ---------------------------------------------------------
 echo 1 >"/sys/block/$D/ftl/reset_stats"
+# record-cmd off while the event is on: see trace_start in conform-lib.sh
+record_cmd=$(cat "$TRACE/options/record-cmd")
+echo 0 >"$TRACE/options/record-cmd"
 echo 0 >"$TRACE/tracing_on"
 echo 16384 >"$TRACE/buffer_size_kb"
 echo 1 >"$TRACE/events/block/block_bio_queue/enable"
@@ -78,6 +81,7 @@ ok "blkdiscard /dev/$D" blkdiscard "/dev/$D"
 is "$(cstat "$D" pages_discarded) $(cstat "$D" valid_pages)" "$LP 0" "blkdiscard: every page discarded, none valid"
 
 echo 0 >"$TRACE/events/block/block_bio_queue/enable"
+echo "$record_cmd" >"$TRACE/options/record-cmd"
 echo 1 >"$TRACE/tracing_on"
 ok "remove device mk" cdev_remove mk
 ok "rmmod ftlblk" modprobe -r ftlblk

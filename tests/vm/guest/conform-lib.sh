@@ -86,12 +86,18 @@ conform() {
 	return $_bad
 }
 
-# The event is enabled once and only the buffer is cleared after that:
-# every enable/disable (un)registers tracepoint probes, which patches
-# kernel text with IPIs to all CPUs, and under TCG that once stalled a
-# vCPU into a soft lockup.
+# The event is enabled once and only the buffer is cleared after that, and
+# with options/record-cmd off: enabling the first event (disabling the
+# last) otherwise also (un)registers the comm recorder on sched_switch,
+# i.e. patches the tracepoint in __schedule() that every CPU is running,
+# and under QEMU TCG that froze the other vCPU into a soft lockup panic
+# (reproduced: 1 in ~100 toggles with record-cmd on, none in 600 with it
+# off). record-cmd is restored by trace_stop.
+TRACE_RECORD_CMD=
 trace_start() {
 	if [ "$(cat "$TRACE/events/ftlblk/ftlblk_discard/enable")" != 1 ]; then
+		[ -n "$TRACE_RECORD_CMD" ] || TRACE_RECORD_CMD=$(cat "$TRACE/options/record-cmd")
+		echo 0 >"$TRACE/options/record-cmd"
 		echo 8192 >"$TRACE/buffer_size_kb"
 		echo 1 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
 	fi
@@ -99,14 +105,17 @@ trace_start() {
 	: >"$TRACE/trace"
 }
 
+trace_stop() {
+	echo 0 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
+	[ -z "$TRACE_RECORD_CMD" ] || echo "$TRACE_RECORD_CMD" >"$TRACE/options/record-cmd"
+	TRACE_RECORD_CMD=
+}
+
 trace_ranges() {
 	sed -n "s/^.*ftlblk_discard: $1 sector=\([0-9]*\) nr_sectors=\([0-9]*\).*/\1 \2/p" \
 		"$TRACE/trace"
 }
 
-trace_stop() {
-	echo 0 >"$TRACE/events/ftlblk/ftlblk_discard/enable"
-}
 
 ranges_merge() {
 	sort -n -k1,1 | awk '
