@@ -73,7 +73,7 @@ discard() {
 # tracepoint stays enabled for the whole test (toggling it patches kernel
 # text, slow under TCG); each traced step clears the buffer first.
 cleanup() {
-	echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
+	[ -e $TR/events/ftlblk ] && echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
 	for n in d s n; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
 	rm -f /tmp/d.ref /tmp/n.ref /tmp/d-fio.log
 	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk

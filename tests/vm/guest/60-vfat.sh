@@ -60,7 +60,7 @@ sum2() { awk '{ s += $2 } END { print s + 0 }'; }
 trace_on() { echo > $TR/trace; }
 trace_off() { :; }
 cleanup() {
-	echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
+	[ -e $TR/events/ftlblk ] && echo 0 > $TR/events/ftlblk/ftlblk_discard/enable
 	grep -q " $MNT " /proc/mounts && umount $MNT
 	[ -d "$CFS/v" ] && rmdir "$CFS/v"
 	rm -f /tmp/v.*
