@@ -51,14 +51,17 @@ struct ftlblk_config {
  * @name: configfs attribute and module parameter name
  * @min: smallest allowed value
  * @max: largest allowed value
- * @power_of_two: the value must also be a power of two
+ * @zero_ok: 0 is allowed too and means "the default"
+ * @choices: if not NULL, the only allowed values (0-terminated); then
+ *	@min and @max are not used
  * @help: allowed values and unit, for error messages
  */
 struct ftlblk_field {
 	const char *name;
 	unsigned int min;
 	unsigned int max;
-	bool power_of_two;
+	bool zero_ok;
+	const unsigned int *choices;
 	const char *help;
 };
 

@@ -33,40 +33,58 @@
 #define FTLBLK_MINORS		16
 #define FTLBLK_MAX_SIZE_MIB	65536
 
+static const unsigned int ftlblk_block_sizes[] = { 512, 4096, 0 };
+static const unsigned int ftlblk_page_sizes[] = { 4096, 8192, 16384, 0 };
+
+/* .zero_ok: 0 is also allowed (it means "the default"). */
 const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
-	[FTLBLK_SIZE] = { "size", 1, FTLBLK_MAX_SIZE_MIB, false,
-			  "1..65536 (MiB)" },
-	[FTLBLK_BLOCKSIZE] = { "blocksize", 512, 4096, true,
-			       "512 or 4096 (bytes)" },
-	[FTLBLK_PAGE_SIZE] = { "page_size", FTL_MIN_PAGE_SIZE,
-			       FTL_MAX_PAGE_SIZE, true,
-			       "4096, 8192 or 16384 (bytes)" },
-	[FTLBLK_PAGES_PER_BLOCK] = { "pages_per_block",
-				     FTL_MIN_PAGES_PER_BLOCK,
-				     FTL_MAX_PAGES_PER_BLOCK, false,
-				     "2..4096 (flash pages per erase block)" },
-	[FTLBLK_OP_PERCENT] = { "op_percent", FTL_MIN_OP_PERCENT,
-				FTL_MAX_OP_PERCENT, false,
-				"1..100 (percent of the logical capacity)" },
-	[FTLBLK_GC_POLICY] = { "gc_policy", 0, FTL_GC_NR_POLICIES - 1, false,
-			       "greedy, fifo or cost-benefit" },
-	[FTLBLK_WL_THRESHOLD] = { "wl_threshold", 0, 1000000, false,
-				  "0..1000000 (erase-count spread; 0 = static wear leveling off)" },
-	[FTLBLK_GC_LOW_BLOCKS] = { "gc_low_blocks", 0, 1024, false,
-				   "0 (default 2) or 2..1024 (free blocks)" },
-	[FTLBLK_GC_HIGH_BLOCKS] = { "gc_high_blocks", 0, 1024, false,
-				    "0 (= gc_low_blocks) or gc_low_blocks..1024 (free blocks)" },
-	[FTLBLK_DISCARD] = { "discard", 0, 1, false, "0 or 1" },
-	[FTLBLK_MAX_DISCARD_SEGMENTS] = { "max_discard_segments", 1, 256,
-					  false, "1..256 (ranges per request)" },
-	[FTLBLK_MAX_DISCARD_SECTORS] = { "max_discard_sectors", 0,
-					 UINT_MAX >> SECTOR_SHIFT, false,
-					 "0 (unlimited) or 1..8388607 (512-byte sectors)" },
-	[FTLBLK_SUBMIT_QUEUES] = { "submit_queues", 1, 256, false,
-				   "1..256 (hardware queues)" },
-	[FTLBLK_HW_QUEUE_DEPTH] = { "hw_queue_depth", 1, 4096, false,
-				    "1..4096 (requests per queue)" },
-	[FTLBLK_WRITE_CACHE] = { "write_cache", 0, 1, false, "0 or 1" },
+	[FTLBLK_SIZE] = { .name = "size", .min = 1,
+			  .max = FTLBLK_MAX_SIZE_MIB,
+			  .help = "1..65536 (MiB)" },
+	[FTLBLK_BLOCKSIZE] = { .name = "blocksize",
+			       .choices = ftlblk_block_sizes,
+			       .help = "512 or 4096 (bytes)" },
+	[FTLBLK_PAGE_SIZE] = { .name = "page_size",
+			       .choices = ftlblk_page_sizes,
+			       .help = "4096, 8192 or 16384 (bytes)" },
+	[FTLBLK_PAGES_PER_BLOCK] = { .name = "pages_per_block",
+				     .min = FTL_MIN_PAGES_PER_BLOCK,
+				     .max = FTL_MAX_PAGES_PER_BLOCK,
+				     .help = "2..4096 (flash pages per erase block)" },
+	[FTLBLK_OP_PERCENT] = { .name = "op_percent",
+				.min = FTL_MIN_OP_PERCENT,
+				.max = FTL_MAX_OP_PERCENT,
+				.help = "1..100 (percent of the logical capacity)" },
+	[FTLBLK_GC_POLICY] = { .name = "gc_policy", .min = 0,
+			       .max = FTL_GC_NR_POLICIES - 1,
+			       .help = "greedy, fifo or cost-benefit" },
+	[FTLBLK_WL_THRESHOLD] = { .name = "wl_threshold", .min = 0,
+				  .max = 1000000,
+				  .help = "0..1000000 (erase-count spread, 0 = off)" },
+	[FTLBLK_GC_LOW_BLOCKS] = { .name = "gc_low_blocks", .min = 2,
+				   .max = 1024, .zero_ok = true,
+				   .help = "0 (default 2) or 2..1024 (free blocks)" },
+	[FTLBLK_GC_HIGH_BLOCKS] = { .name = "gc_high_blocks", .min = 2,
+				    .max = 1024, .zero_ok = true,
+				    .help = "0 (= gc_low_blocks) or 2..1024 (free blocks)" },
+	[FTLBLK_DISCARD] = { .name = "discard", .min = 0, .max = 1,
+			     .help = "0 or 1" },
+	[FTLBLK_MAX_DISCARD_SEGMENTS] = { .name = "max_discard_segments",
+					  .min = 1, .max = 256,
+					  .help = "1..256 (ranges per request)" },
+	[FTLBLK_MAX_DISCARD_SECTORS] = { .name = "max_discard_sectors",
+					 .min = 1,
+					 .max = UINT_MAX >> SECTOR_SHIFT,
+					 .zero_ok = true,
+					 .help = "0 (unlimited) or 1..8388607 (512-byte sectors)" },
+	[FTLBLK_SUBMIT_QUEUES] = { .name = "submit_queues", .min = 1,
+				   .max = 256,
+				   .help = "1..256 (hardware queues)" },
+	[FTLBLK_HW_QUEUE_DEPTH] = { .name = "hw_queue_depth", .min = 1,
+				    .max = 4096,
+				    .help = "1..4096 (requests per queue)" },
+	[FTLBLK_WRITE_CACHE] = { .name = "write_cache", .min = 0, .max = 1,
+				 .help = "0 or 1" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -164,10 +182,16 @@ int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who)
 {
 	const struct ftlblk_field *f = &ftlblk_fields[id];
+	const unsigned int *choice;
 
-	if (value >= f->min && value <= f->max &&
-	    (!f->power_of_two || is_power_of_2(value)))
+	if (f->choices) {
+		for (choice = f->choices; *choice; choice++)
+			if (value == *choice)
+				return 0;
+	} else if ((value >= f->min && value <= f->max) ||
+		   (f->zero_ok && value == 0)) {
 		return 0;
+	}
 	pr_err("%s: invalid %s %u: allowed %s\n", who, f->name, value, f->help);
 	return -EINVAL;
 }

@@ -118,6 +118,8 @@ refuse $E gc_policy bogus "greedy, fifo or cost-benefit"
 refuse $E gc_policy 1 "greedy, fifo or cost-benefit"
 refuse $E wl_threshold 1000001 "0..1000000"
 refuse $E wl_threshold abc "0..1000000"
+refuse $E gc_low_blocks 1 "0 (default 2) or 2..1024"
+refuse $E gc_high_blocks 1 "2..1024"
 refuse $E gc_low_blocks 1025 "..1024"
 refuse $E gc_low_blocks abc "..1024"
 refuse $E gc_high_blocks 1025 "..1024"
@@ -181,7 +183,6 @@ geometry_fail() {
 geometry_fail spare size=1 pages_per_block=4096 op_percent=1
 geometry_fail spare size=16 pages_per_block=64 op_percent=1
 geometry_fail watermarks op_percent=50 gc_low_blocks=5 gc_high_blocks=3
-geometry_fail watermarks gc_low_blocks=1 gc_high_blocks=0
 geometry_fail spare gc_low_blocks=2 gc_high_blocks=1024
 
 # ---- a powered device: every attribute is EBUSY -------------------------
