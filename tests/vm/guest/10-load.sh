@@ -6,7 +6,6 @@
 . /tests/lib.sh
 need_module ftlblk
 
-CFS=/sys/kernel/config/ftlblk
 
 # Every statistics file the documentation lists, in its order.
 STATS="host_pages_written host_pages_read nand_pages_written waf
@@ -29,7 +28,6 @@ write_cache"
 # shellcheck disable=SC2086 # split on purpose
 sorted() { printf '%s\n' $1 | sort | tr '\n' ' '; }
 q() { sysfs_read "/sys/block/$1/queue/$2"; }
-st() { sysfs_read "/sys/block/$1/ftl/$2"; }
 
 # Leave the VM clean for the next test even if this one stops early.
 cleanup() {

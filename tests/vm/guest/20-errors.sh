@@ -9,7 +9,6 @@
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
 
-CFS=/sys/kernel/config/ftlblk
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }

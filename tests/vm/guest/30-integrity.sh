@@ -16,21 +16,7 @@
 need_module ftlblk
 need_cmd fio
 
-CFS=/sys/kernel/config/ftlblk
-st() { sysfs_read "/sys/block/$1/ftl/$2"; }
 
-# mkdev NAME ATTR=VALUE...: create and power a configfs device; prints
-# its disk name.
-mkdev() {
-	mkdir "$CFS/$1" || return 1
-	_n=$1
-	shift
-	for _kv; do
-		echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1
-	done
-	echo 1 > "$CFS/$_n/power" || return 1
-	echo "ftlblk$(cat "$CFS/$_n/index")"
-}
 
 # Sum of a JSON field over every job of a fio --output-format=json file:
 # jsonsum FILE SECTION FIELD, SECTION read/write/trim.

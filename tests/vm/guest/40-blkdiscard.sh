@@ -10,22 +10,10 @@
 need_module ftlblk
 need_cmd blkdiscard blkop fio
 
-CFS=/sys/kernel/config/ftlblk
 TR=/sys/kernel/tracing
 KEYS="discard_requests discard_ranges discard_sectors pages_discarded
 valid_pages_discarded sectors_zeroed valid_pages host_pages_written data_bytes"
 
-st() { sysfs_read "/sys/block/$1/ftl/$2"; }
-mkdev() {
-	mkdir "$CFS/$1" || return 1
-	_n=$1
-	shift
-	for _kv; do
-		echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1
-	done
-	echo 1 > "$CFS/$_n/power" || return 1
-	echo "ftlblk$(cat "$CFS/$_n/index")"
-}
 # (snap assigns _b_<name> through eval.)
 _b_discard_requests=0 _b_pages_discarded=0
 # snap DEV: remember the counters; deltas DEV: their changes since, as

@@ -8,18 +8,6 @@
 need_module ftlblk
 need_cmd blkdiscard blkop
 
-CFS=/sys/kernel/config/ftlblk
-st() { sysfs_read "/sys/block/$1/ftl/$2"; }
-mkdev() {
-	mkdir "$CFS/$1" || return 1
-	_n=$1
-	shift
-	for _kv; do
-		echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1
-	done
-	echo 1 > "$CFS/$_n/power" || return 1
-	echo "ftlblk$(cat "$CFS/$_n/index")"
-}
 # Non-zero bytes in LEN bytes at OFF of a device (MiB units).
 nonzero() { dd if="$1" bs=1M skip="${2:-0}" ${3:+count=$3} iflag=direct 2>/dev/null | tr -d '\000' | wc -c; }
 # Non-zero bytes of a device range in 512-byte sectors.

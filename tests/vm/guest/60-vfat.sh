@@ -9,10 +9,8 @@
 need_module ftlblk
 need_cmd mkfs.vfat mkfs.ext4 fstrim fibmap
 
-CFS=/sys/kernel/config/ftlblk
 TR=/sys/kernel/tracing
 MNT=/tmp/v-mnt
-st() { sysfs_read "/sys/block/$1/ftl/$2"; }
 # le OFF LEN: little-endian unsigned integer in the device's boot sector.
 le() {
 	od -A n -t u1 -j "$1" -N "$2" "/dev/$V" |

@@ -16,6 +16,9 @@
 #   sysfs_read PATH        print a sysfs/procfs value, trimmed; status 1 if
 #                          PATH is missing
 #   need_cmd CMD... / need_module MOD...   skip_all unless available
+#   st DISK STAT           one ftlblk statistic: /sys/block/DISK/ftl/STAT
+#   mkdev NAME ATTR=VALUE...   create and power an ftlblk device through
+#                          configfs ($CFS/NAME); prints its disk name
 #   done_testing           print "1..N" if plan was not called; returns 1 if
 #                          any test point failed (use: done_testing; exit $?)
 #
@@ -122,4 +125,20 @@ need_module() {
 done_testing() {
 	[ -n "$TAP_PLANNED" ] || echo "1..$TAP_N"
 	[ "$TAP_FAILED" = 0 ]
+}
+
+# ---- ftlblk ----
+CFS=/sys/kernel/config/ftlblk
+
+st() { sysfs_read "/sys/block/$1/ftl/$2"; }
+
+mkdev() {
+	mkdir "$CFS/$1" || return 1
+	_n=$1
+	shift
+	for _kv; do
+		echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1
+	done
+	echo 1 > "$CFS/$_n/power" || return 1
+	echo "ftlblk$(cat "$CFS/$_n/index")"
 }
