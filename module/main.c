@@ -338,14 +338,17 @@ static blk_status_t read_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 {
 	struct page *page = NULL;
 	u32 ppn;
+	int err;
 
 	spin_lock(&dev->lock);
-	ftl_read(dev->ftl, lpn, &ppn);
-	if (ppn != FTL_UNMAPPED) {
+	err = ftl_read(dev->ftl, lpn, &ppn);
+	if (!err && ppn != FTL_UNMAPPED) {
 		page = dev->data[ppn];
 		get_page(page);
 	}
 	spin_unlock(&dev->lock);
+	if (err)
+		return BLK_STS_IOERR;
 	cursor_copy(c, page ? page_address(page) + off : NULL, len, true);
 	if (page)
 		put_page(page);
@@ -419,11 +422,11 @@ static blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
 /*
  * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
  * pages already read as zeroes; a page left all zeroes is unmapped rather
- * than programmed.
+ * than programmed, unless @keep_mapped (write-zeroes with REQ_NOUNMAP).
  */
 static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 				      unsigned int first, unsigned int count,
-				      bool discard)
+				      bool discard, bool keep_mapped)
 {
 	struct page *page = alloc_data_page(dev, 0);
 	void *buf;
@@ -435,10 +438,10 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 	spin_lock(&dev->lock);
 	if (discard)
 		dev->ctr.sectors_zeroed += count;
-	if (ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
+	if (keep_mapped || ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
 		read_page_locked(dev, lpn, buf);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
-		if (memchr_inv(buf, 0, flash_page_size(dev))) {
+		if (keep_mapped || memchr_inv(buf, 0, flash_page_size(dev))) {
 			err = install_page(dev, lpn, page);
 			page = err ? page : NULL;
 		} else {
@@ -468,22 +471,35 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
 			put_page(page);
 			return BLK_STS_IOERR;
 		}
+		cond_resched();
 	}
 	return BLK_STS_OK;
 }
 
+/* Pages unmapped per hold of dev->lock, so I/O is not stalled for long. */
+#define FTLBLK_UNMAP_BATCH	1024
+
 static blk_status_t unmap_pages(struct ftlblk_dev *dev, u64 lpn, u64 count,
 				bool discard)
 {
-	s64 ret;
+	while (count) {
+		u64 n = min_t(u64, count, FTLBLK_UNMAP_BATCH);
+		s64 ret;
 
-	spin_lock(&dev->lock);
-	if (discard)
-		ret = ftl_discard(dev->ftl, lpn, count);
-	else
-		ret = ftl_unmap(dev->ftl, lpn, count);
-	spin_unlock(&dev->lock);
-	return ret < 0 ? BLK_STS_IOERR : BLK_STS_OK;
+		spin_lock(&dev->lock);
+		/* Page counts add up over batches; ctr counts requests. */
+		if (discard)
+			ret = ftl_discard(dev->ftl, lpn, n);
+		else
+			ret = ftl_unmap(dev->ftl, lpn, n);
+		spin_unlock(&dev->lock);
+		if (ret < 0)
+			return BLK_STS_IOERR;
+		lpn += n;
+		count -= n;
+		cond_resched();
+	}
+	return BLK_STS_OK;
 }
 
 /*
@@ -508,15 +524,17 @@ static blk_status_t zero_range(struct ftlblk_dev *dev, sector_t sector,
 	tail++;		/* sectors of the last page covered */
 
 	if (lpn == last && (head || tail != spp))
-		return zero_partial_page(dev, lpn, head, tail - head, discard);
+		return zero_partial_page(dev, lpn, head, tail - head, discard,
+					 nounmap);
 	if (head) {
-		sts = zero_partial_page(dev, lpn, head, spp - head, discard);
+		sts = zero_partial_page(dev, lpn, head, spp - head, discard,
+					nounmap);
 		if (sts)
 			return sts;
 		lpn++;
 	}
 	if (tail != spp) {
-		sts = zero_partial_page(dev, last, 0, tail, discard);
+		sts = zero_partial_page(dev, last, 0, tail, discard, nounmap);
 		if (sts)
 			return sts;
 		last--;
@@ -747,7 +765,6 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	set->numa_node = NUMA_NO_NODE;
 	/* Data pages are allocated with GFP_NOIO, which may sleep. */
 	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
-	set->driver_data = dev;
 	err = blk_mq_alloc_tag_set(set);
 	if (err)
 		return err;
@@ -849,9 +866,10 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	/* After this no request runs and none will be queued. */
 	del_gendisk(disk);
 	ftlblk_free_ftl(dev);
-	/* dev itself lives until the last opener lets go: free_disk. */
-	put_disk(disk);
+	/* del_gendisk() has exited the queue, so the tags can go first. */
 	blk_mq_free_tag_set(&dev->tag_set);
+	/* Frees dev (free_disk) now, or when the last opener lets go. */
+	put_disk(disk);
 	return 0;
 }
 
