@@ -33,6 +33,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bio.h>
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/completion.h>
 #include <linux/err.h>
@@ -238,8 +239,10 @@ static void check_async(void)
 		bios[i] = alloc_discard_bio(bio_start(i), nr_sects);
 		bios[i]->bi_end_io = waited_end_io;
 		bios[i]->bi_private = (void *)(unsigned long)i;
-		/* Our reference: the bio outlives its end_io for the check. */
-		bio_get(bios[i]);
+		/*
+		 * waited_end_io() does not put the bio: the reference from
+		 * bio_alloc() keeps it, and its bi_status, for the check.
+		 */
 	}
 	if (plug)
 		blk_start_plug(&p);
@@ -252,7 +255,7 @@ static void check_async(void)
 	    count, nr_sects, sector, stride ? stride : nr_sects,
 	    plug ? ", plugged" : "", reverse ? ", reversed" : "");
 	if (!left) {
-		/* Cannot free what may still complete: leak rather than crash. */
+		/* Cannot free what may still complete; conform_exit() waits. */
 		pr_err("async: %d bios never completed\n",
 		       atomic_read(&w->pending));
 		return;
@@ -301,6 +304,7 @@ static void check_chain(void)
 	left = wait_for_completion_timeout(&w->all_done, CONFORM_TIMEOUT);
 	tap(left, "chain: the chain's end_io ran");
 	if (!left) {
+		/* conform_exit() waits for it before the module goes. */
 		pr_err("chain: the discard never completed\n");
 		return;
 	}
@@ -358,6 +362,13 @@ static void fire_finish(void)
 	    fire_submitted, atomic_read(&fire_inflight));
 	/* Our end_io must not run after the module is gone: keep waiting. */
 	wait_event(fire_wq, !atomic_read(&fire_inflight));
+	/*
+	 * The last end_io may still be returning from wake_up(). A queue
+	 * freeze waits until every request, and so every end_io it ran, has
+	 * finished.
+	 */
+	blk_mq_freeze_queue(bdev_get_queue(bdev));
+	blk_mq_unfreeze_queue(bdev_get_queue(bdev));
 	tap(atomic_read(&fire_completed) == fire_submitted,
 	    "fire: end_io ran %d times for %u bios",
 	    atomic_read(&fire_completed), fire_submitted);
@@ -473,6 +484,12 @@ static void __exit conform_exit(void)
 	if (fire_submitted) {
 		fire_finish();
 		tap_done();
+	}
+	/* An async or chain check that timed out left bios in flight. */
+	if (cur_waited) {
+		wait_for_completion(&cur_waited->all_done);
+		blk_mq_freeze_queue(bdev_get_queue(bdev));
+		blk_mq_unfreeze_queue(bdev_get_queue(bdev));
 	}
 	blkdev_put(bdev, conform_mode);
 }
