@@ -84,11 +84,14 @@ struct ftl {
 	u64 now;			/* NAND programs since creation */
 	u32 erases_since_wl_check;
 	/*
-	 * Lower bound of the smallest erase count, exact after each static
-	 * WL scan. Counts only grow, so while erase_max - erase_min_bound is
-	 * within the threshold no scan is needed at all.
+	 * The smallest erase count and how many blocks have it. Counts only
+	 * grow by one, so the minimum moves only when its last block is
+	 * erased; then one O(blocks) scan finds the next, which amortizes to
+	 * O(1) per erase and keeps statistics and the wear-leveling trigger
+	 * free of scans.
 	 */
-	u32 erase_min_bound;
+	u32 erase_min;
+	u32 nr_at_erase_min;
 	u64 metadata_bytes;
 
 	struct ftl_stats counters;	/* event counters only */
@@ -311,6 +314,23 @@ static u32 program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn)
 	return ppn;
 }
 
+static void find_erase_min(struct ftl *ftl)
+{
+	u32 b, count;
+
+	ftl->erase_min = U32_MAX;
+	ftl->nr_at_erase_min = 0;
+	for (b = 0; b < ftl->geo.physical_blocks; b++) {
+		count = ftl->blocks[b].erase_count;
+		if (count < ftl->erase_min) {
+			ftl->erase_min = count;
+			ftl->nr_at_erase_min = 0;
+		}
+		if (count == ftl->erase_min)
+			ftl->nr_at_erase_min++;
+	}
+}
+
 static void erase_block(struct ftl *ftl, u32 b)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
@@ -321,6 +341,9 @@ static void erase_block(struct ftl *ftl, u32 b)
 	ftl->erase_sum++;
 	if (blk->erase_count > ftl->erase_max)
 		ftl->erase_max = blk->erase_count;
+	if (blk->erase_count - 1 == ftl->erase_min &&
+	    --ftl->nr_at_erase_min == 0)
+		find_erase_min(ftl);
 	ftl->counters.erases++;
 	ftl->erases_since_wl_check++;
 	free_push(ftl, b);
@@ -468,21 +491,15 @@ static int gc_run(struct ftl *ftl)
  */
 static int wear_level(struct ftl *ftl)
 {
-	u32 b, coldest = FTL_NONE, erase_min = U32_MAX;
+	u32 b, coldest = FTL_NONE;
 	int err;
 
 	ftl->erases_since_wl_check = 0;
-	for (b = 0; b < ftl->geo.physical_blocks; b++) {
-		const struct ftl_block *blk = &ftl->blocks[b];
-
-		if (blk->erase_count < erase_min)
-			erase_min = blk->erase_count;
-		if (blk->state == FTL_BLOCK_CLOSED &&
-		    (coldest == FTL_NONE ||
-		     blk->erase_count < ftl->blocks[coldest].erase_count))
+	for (b = ftl->closed.head; b != FTL_NONE;
+	     b = ftl->closed_links[b].next)
+		if (coldest == FTL_NONE ||
+		    ftl->blocks[b].erase_count < ftl->blocks[coldest].erase_count)
 			coldest = b;
-	}
-	ftl->erase_min_bound = erase_min;
 	if (coldest == FTL_NONE ||
 	    ftl->erase_max - ftl->blocks[coldest].erase_count <=
 	    ftl->cfg.wl_threshold)
@@ -498,7 +515,7 @@ static bool wear_level_due(const struct ftl *ftl)
 {
 	return ftl->cfg.wl_threshold &&
 	       ftl->erases_since_wl_check >= FTL_WL_CHECK_INTERVAL &&
-	       ftl->erase_max - ftl->erase_min_bound > ftl->cfg.wl_threshold &&
+	       ftl->erase_max - ftl->erase_min > ftl->cfg.wl_threshold &&
 	       ftl->nr_free >= ftl->geo.gc_low_blocks;
 }
 
@@ -666,7 +683,7 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	}
 	ftl->open[FTL_STREAM_HOST] = FTL_NONE;
 	ftl->open[FTL_STREAM_GC] = FTL_NONE;
-	/* A full O(blocks) scan every few erases would dominate small runs. */
+	ftl->nr_at_erase_min = geo.physical_blocks;	/* all 0 */
 	*err = 0;
 	return ftl;
 }
@@ -775,15 +792,10 @@ s64 ftl_unmap(struct ftl *ftl, u64 lpn, u64 count)
 
 void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats)
 {
-	u32 b, erase_min = U32_MAX;
-
 	*stats = ftl->counters;
-	for (b = 0; b < ftl->geo.physical_blocks; b++)
-		if (ftl->blocks[b].erase_count < erase_min)
-			erase_min = ftl->blocks[b].erase_count;
 	stats->valid_pages = ftl->valid_pages;
 	stats->free_blocks = ftl->nr_free;
-	stats->erase_min = erase_min;
+	stats->erase_min = ftl->erase_min;
 	stats->erase_max = ftl->erase_max;
 	stats->erase_mean_milli = ftl_div_u64(ftl->erase_sum * 1000,
 					      ftl->geo.physical_blocks);
@@ -919,6 +931,7 @@ static int check_blocks(const struct ftl *ftl)
 {
 	u32 ppb = ftl->geo.pages_per_block, b, i, nr_open = 0, nr_closed = 0;
 	u64 erase_sum = 0, erase_max = 0, bucketed = 0;
+	u32 erase_min = U32_MAX, nr_at_erase_min = 0;
 	int err;
 
 	for (b = 0; b < ftl->geo.physical_blocks; b++) {
@@ -936,6 +949,11 @@ static int check_blocks(const struct ftl *ftl)
 		erase_sum += blk->erase_count;
 		if (blk->erase_count > erase_max)
 			erase_max = blk->erase_count;
+		if (blk->erase_count < erase_min) {
+			erase_min = blk->erase_count;
+			nr_at_erase_min = 0;
+		}
+		nr_at_erase_min += blk->erase_count == erase_min;
 		switch (blk->state) {
 		case FTL_BLOCK_FREE:
 			if (!FTL_INVARIANT(blk->write_ptr == 0, "free block %u not erased", b))
@@ -974,6 +992,23 @@ static int check_blocks(const struct ftl *ftl)
 			return -EIO;
 	if (!FTL_INVARIANT(erase_sum == ftl->erase_sum && erase_max == ftl->erase_max,
 			   "erase count totals drifted"))
+		return -EIO;
+	if (!FTL_INVARIANT(erase_min == ftl->erase_min &&
+			   nr_at_erase_min == ftl->nr_at_erase_min,
+			   "smallest erase count %u (%u blocks), tracked %u (%u)",
+			   erase_min, nr_at_erase_min, ftl->erase_min,
+			   ftl->nr_at_erase_min))
+		return -EIO;
+	for (i = 0; i < FTL_NR_STREAMS; i++)
+		if (ftl->open[i] != FTL_NONE &&
+		    !FTL_INVARIANT(ftl->open[i] < ftl->geo.physical_blocks &&
+				   ftl->blocks[ftl->open[i]].state == FTL_BLOCK_OPEN,
+				   "stream %u writes block %u, which is not open",
+				   i, ftl->open[i]))
+			return -EIO;
+	if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == FTL_NONE ||
+			   ftl->open[FTL_STREAM_HOST] != ftl->open[FTL_STREAM_GC],
+			   "both streams write block %u", ftl->open[FTL_STREAM_HOST]))
 		return -EIO;
 	err = check_list(ftl, &ftl->closed, ftl->closed_links, -1);
 	if (err)

@@ -231,7 +231,8 @@ void ftl_destroy(struct ftl *ftl);
  *
  * Garbage collection runs first if the free pool is low (relocations and
  * erases reach @ops), then the previous physical page of @lpn, if any, is
- * released. On error nothing changed.
+ * released. On error no mapping changed: @lpn still reads its old data
+ * (GC may have moved it, and may have closed the open block).
  *
  * Return: 0, -ERANGE if @lpn is beyond the logical capacity, -ENOSPC if
  * GC could not free a block (impossible for a checked geometry; reported
