@@ -11,7 +11,7 @@
 . /tests/conform-lib.sh
 need_module ftlblk ftlblk_conform brd
 
-plan 66
+plan 71
 
 # Counters of $D as "name=value ..." for the given names.
 counters() {
@@ -70,6 +70,14 @@ is "$(counters discard_ranges discard_sectors)" "discard_ranges=16 discard_secto
 is "$(trace_ranges "$D" | ranges_merge | wc -l)" 16 "async: traced 16 separate ranges"
 is "$(trace_ranges "$D" | awk '$2 != 8 || ($1 - 16384) % 16 { bad++ } END { print NR, bad + 0 }')" "16 0" \
 	"async: each traced range is one bio: 8 sectors at 16384 + 16k"
+
+# Leak probe for the async form: 4000 bios whose submitter holds and puts
+# them; one missed bio_put() each would show far above the slab noise.
+slab_a=$(slab_bios)
+conform dev="/dev/$D" test=async sector=0 nr_sects=8 count=4000 stride=8
+slab_b=$(slab_bios)
+diag "bio/biovec slab objects: before $slab_a, after $slab_b"
+ok "async: bio slabs back to their level (+$((slab_b - slab_a)), 4000 bios)" test $((slab_b - slab_a)) -lt 500
 
 # --- chained bios, one callback: max_discard_sectors=64 splits 1024 sectors ----
 cdev_ok "device chain: max_discard_sectors=64" chain size=64 max_discard_sectors=64
