@@ -15,7 +15,7 @@ fio_job() {	# DEV JOB -> IOPS
 	write-1m) rw=write bs=1m ;;
 	read-1m) rw=read bs=1m ;;
 	esac
-	fio --name="$2" --filename="$1" --rw=$rw --bs=$bs --direct=1 \
+	fio --eta=never --name="$2" --filename="$1" --rw=$rw --bs=$bs --direct=1 \
 		--ioengine=libaio --iodepth=16 --numjobs=2 --group_reporting \
 		--size=${SIZE_MIB}M --time_based --runtime="$RUNTIME" \
 		--ramp_time=1 --randrepeat=0 --norandommap \
@@ -24,7 +24,7 @@ fio_job() {	# DEV JOB -> IOPS
 }
 
 prefill() {	# DEV: write it once, so reads hit data, not holes
-	fio --name=fill --filename="$1" --rw=write --bs=1m --direct=1 \
+	fio --eta=never --name=fill --filename="$1" --rw=write --bs=1m --direct=1 \
 		--ioengine=libaio --iodepth=8 --size=${SIZE_MIB}M \
 		--output-format=terse >/dev/null 2>&1
 }

@@ -67,7 +67,7 @@ a=$(mkdev a size=32 blocksize=4096 pages_per_block=64)
 ok "device a is $a" test -b "/dev/$a"
 echo 1 > /sys/block/"$a"/ftl/reset_stats
 ok "fio: 96 MiB of random 4 KiB writes over 32 MiB, then verified (crc32c)" \
-	fio --name=rand4k --filename=/dev/"$a" --rw=randwrite --bs=4k --direct=1 \
+	fio --eta=never --name=rand4k --filename=/dev/"$a" --rw=randwrite --bs=4k --direct=1 \
 	--size=32M --io_size=96M --norandommap --verify=crc32c --verify_fatal=1 \
 	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-a.json
 is "$(jsonsum /tmp/fio-a.json write io_bytes)" $((96 << 20)) "fio wrote 96 MiB"
@@ -76,14 +76,14 @@ gc_ran "$a" 24576
 
 # The checker checks: a page changed behind fio's back is reported.
 ok "fio: 8 MiB sequential with crc32c headers, no verify" \
-	fio --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
+	fio --eta=never --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
 	--size=8M --verify=crc32c --do_verify=0 --output=/tmp/fio-ctl.log
 ok "fio --verify_only passes on the untouched data" \
-	fio --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
+	fio --eta=never --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
 	--size=8M --verify=crc32c --verify_only --verify_fatal=1 \
 	--output=/tmp/fio-ctl.log
 dd if=/dev/urandom of=/dev/"$a" bs=4k count=1 seek=1000 oflag=direct 2>/dev/null
-fio --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
+fio --eta=never --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
 	--size=8M --verify=crc32c --verify_only --verify_fatal=1 \
 	--output=/tmp/fio-ctl.log 2>/tmp/fio-ctl.err
 s=$?
@@ -97,7 +97,7 @@ ok "device b is $b with 2 hardware queues" test -d /sys/block/"$b"/mq/1
 echo 1 > /sys/block/"$b"/ftl/reset_stats
 half=$(((8 << 20) - 512))
 ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 x 8 MiB each, verified" \
-	fio --name=mixed --filename=/dev/"$b" --rw=randwrite --direct=1 \
+	fio --eta=never --name=mixed --filename=/dev/"$b" --rw=randwrite --direct=1 \
 	--bssplit=512/20:4k/40:16k/20:64k/20 --numjobs=2 --size=$half \
 	--offset_increment=$half --io_size=$((3 * half)) --norandommap \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 --randrepeat=0 \
@@ -125,7 +125,7 @@ is "$(st "$c" gc_policy) $(sysfs_read /sys/block/"$c"/queue/physical_block_size)
 	"cost-benefit 16384 5" "$c: cost-benefit, 16 KiB pages, 5 spare blocks"
 echo 1 > /sys/block/"$c"/ftl/reset_stats
 ok "fio: 96 MiB of random 4 KiB writes into 16 KiB pages, then verified" \
-	fio --name=big --filename=/dev/"$c" --rw=randwrite --bs=4k --direct=1 \
+	fio --eta=never --name=big --filename=/dev/"$c" --rw=randwrite --bs=4k --direct=1 \
 	--size=32M --io_size=96M --norandommap --verify=crc32c --verify_fatal=1 \
 	--do_verify=1 --randrepeat=0 --output-format=json --output=/tmp/fio-c.json
 verified "$c" /tmp/fio-c.json $((32 << 20))
@@ -134,7 +134,7 @@ gc_ran "$c" 24576
 
 # Device a's first 1000 control pages were not disturbed by b's and c's GC.
 ok "fio --verify_only over $a's first 4000 KiB still passes" \
-	fio --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
+	fio --eta=never --name=ctl --filename=/dev/"$a" --rw=write --bs=4k --direct=1 \
 	--size=4000k --verify=crc32c --verify_only --verify_fatal=1 \
 	--output=/tmp/fio-ctl.log
 

@@ -142,7 +142,7 @@ ok "refused discards leave the data alone" cmp "/dev/$D" /tmp/d.ref
 # ---- fio: trim then write each block, verified ----------------------------
 snap "$D"
 ok "fio rw=randtrimwrite 32 MiB, 4 KiB, verify crc32c" \
-	fio --name=trimwrite --filename=/dev/"$D" --rw=randtrimwrite --bs=4k \
+	fio --eta=never --name=trimwrite --filename=/dev/"$D" --rw=randtrimwrite --bs=4k \
 	--direct=1 --size=32M --verify=crc32c --verify_fatal=1 --do_verify=1 \
 	--randrepeat=0 --output=/tmp/d-fio.log
 d_req=$(($(st "$D" discard_requests) - _b_discard_requests))

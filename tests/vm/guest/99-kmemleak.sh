@@ -10,15 +10,16 @@ KML=/sys/kernel/debug/kmemleak
 plan 6
 
 echo clear >$KML
-ok "modprobe ftlblk size=32" modprobe ftlblk size=32
+ok "modprobe ftlblk size=64" modprobe ftlblk size=64
 ok "write, discard, overwrite with GC" sh -c '
-	fio --name=w --filename=/dev/ftlblk0 --rw=randwrite --bs=4k \
-		--size=32M --io_size=96M --direct=1 --output=/dev/null &&
+	fio --eta=never --name=w --filename=/dev/ftlblk0 --rw=randwrite --bs=4k \
+		--size=64M --io_size=192M --direct=1 --output=/dev/null &&
 	blkdiscard -f -o 1048576 -l 4194304 /dev/ftlblk0 &&
 	blkdiscard -f -o 4608 -l 1024 /dev/ftlblk0'
 cfg=/sys/kernel/config/ftlblk/leak
 ok "configfs device created and removed" sh -c "
-	mkdir $cfg && echo 16 >$cfg/size && echo 1 >$cfg/power &&
+	mkdir $cfg && echo 16 >$cfg/size && echo 64 >$cfg/pages_per_block &&
+	echo 1 >$cfg/power &&
 	dd if=/dev/zero of=/dev/ftlblk1 bs=1M count=4 oflag=direct 2>/dev/null &&
 	echo 0 >$cfg/power && rmdir $cfg"
 ok "modprobe -r ftlblk" modprobe -r ftlblk
