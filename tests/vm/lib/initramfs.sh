@@ -17,7 +17,7 @@ VM_TOOLS=(
 	mkfs.vfat mkfs.fat fsck.fat fsck.vfat fatlabel
 	mke2fs mkfs.ext4 e2fsck fsck.ext4 debugfs dumpe2fs tune2fs filefrag
 	blktrace blkparse btt sfdisk
-	kmod
+	kmod perf
 )
 VM_TOOLS_REQUIRED="dash bash fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod"
 
