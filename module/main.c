@@ -428,16 +428,26 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 				      unsigned int first, unsigned int count,
 				      bool discard, bool keep_mapped)
 {
-	struct page *page = alloc_data_page(dev, 0);
+	struct page *page;
 	void *buf;
 	int err = 0;
 
+	spin_lock(&dev->lock);
+	if (discard)
+		dev->ctr.sectors_zeroed += count;
+	/* fstrim re-discards free space: most partial pages hold nothing. */
+	if (!keep_mapped && ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED) {
+		spin_unlock(&dev->lock);
+		return BLK_STS_OK;
+	}
+	spin_unlock(&dev->lock);
+
+	page = alloc_data_page(dev, 0);
 	if (!page)
 		return BLK_STS_RESOURCE;
 	buf = page_address(page);
 	spin_lock(&dev->lock);
-	if (discard)
-		dev->ctr.sectors_zeroed += count;
+	/* The page may have been discarded meanwhile; then it reads zero. */
 	if (keep_mapped || ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
 		read_page_locked(dev, lpn, buf);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
