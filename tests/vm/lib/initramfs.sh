@@ -18,8 +18,9 @@ VM_TOOLS=(
 	mke2fs mkfs.ext4 e2fsck fsck.ext4 debugfs dumpe2fs tune2fs filefrag
 	blktrace blkparse btt sfdisk
 	kmod perf
+	ftl_format ftl_check mtdinfo
 )
-VM_TOOLS_REQUIRED="dash bash fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod"
+VM_TOOLS_REQUIRED="dash bash fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check"
 
 # In-tree modules (their dependency closure, softdeps included, is added).
 VM_KMODS=(
@@ -29,6 +30,7 @@ VM_KMODS=(
 	virtio_pci virtio_blk virtio_console
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
 	crc64_rocksoft_generic lz4 lz4hc zstd
+	mtdram nandsim mtdswap ftl
 )
 
 # Copy one file into $root at the same path, following symlinks, and (for
