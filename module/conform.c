@@ -21,6 +21,11 @@
  *  async  count discard bios of nr_sects sectors, stride apart, built with
  *         bio_alloc() and submitted with our own bi_end_io, inside one plug
  *         if plug=1: every callback runs exactly once with status expect.
+ *         With wsector= set, a 4 KiB write of 0x5a bytes to wsector + 16k
+ *         follows discard bio k, so the plug's most recent request is a
+ *         write and plug merging cannot join two discards: what merges
+ *         them then is the I/O scheduler inserting the plugged requests
+ *         (mq-deadline's elv_attempt_insert_merge()).
  *  chain  the seed's blkdev_issue_discard(bdev, sector, nr, end_io): the
  *         bios of __blkdev_issue_discard() are chained, our end_io on the
  *         last runs exactly once when all of them completed.
@@ -38,6 +43,7 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait.h>
@@ -77,6 +83,10 @@ MODULE_PARM_DESC(plug, "Submit the async bios inside one blk_start_plug()/blk_fi
 static bool reverse;
 module_param(reverse, bool, 0444);
 MODULE_PARM_DESC(reverse, "Submit the async bios from the last to the first. Default: 0");
+
+static unsigned long wsector;
+module_param(wsector, ulong, 0444);
+MODULE_PARM_DESC(wsector, "async: after discard bio k write 4 KiB of 0x5a at wsector + 16k, 0 = no writes. Default: 0");
 
 static int expect;
 module_param(expect, int, 0444);
@@ -218,18 +228,60 @@ static blk_status_t expected_status(void)
 	return expect ? errno_to_blk_status(expect) : BLK_STS_OK;
 }
 
+/* test=async with wsector: the interleaved writes, waited for apart. */
+static atomic_t wr_inflight = ATOMIC_INIT(0);
+static atomic_t wr_errors = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(wr_wq);
+
+static void wr_end_io(struct bio *bio)
+{
+	if (bio->bi_status)
+		atomic_inc(&wr_errors);
+	bio_put(bio);
+	if (atomic_dec_and_test(&wr_inflight))
+		wake_up(&wr_wq);
+}
+
+/* The write bios for wsector (all of @page), or NULL on failure. */
+static struct bio **alloc_write_bios(struct page *page)
+{
+	struct bio **w = kvcalloc(count, sizeof(*w), GFP_KERNEL);
+	unsigned int i;
+
+	if (!w)
+		return NULL;
+	for (i = 0; i < count; i++) {
+		w[i] = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+		w[i]->bi_iter.bi_sector = wsector + (sector_t)i * 16;
+		w[i]->bi_end_io = wr_end_io;
+		__bio_add_page(w[i], page, PAGE_SIZE, 0);
+	}
+	return w;
+}
+
 static void check_async(void)
 {
 	struct waited_bios *w = waited_alloc(count);
-	struct bio **bios;
+	struct bio **bios, **wbios = NULL;
+	struct page *wpage = NULL;
 	struct blk_plug p;
 	unsigned long left;
 	unsigned int i;
 
 	bios = kvcalloc(count, sizeof(*bios), GFP_KERNEL);
-	if (!w || !bios) {
+	if (wsector) {
+		wpage = alloc_page(GFP_KERNEL);
+		if (wpage) {
+			memset(page_address(wpage), 0x5a, PAGE_SIZE);
+			wbios = alloc_write_bios(wpage);
+		}
+	}
+	if (!w || !bios || (wsector && !wbios)) {
 		tap(false, "async: allocating %u bios", count);
 		kvfree(bios);
+		kvfree(wbios);
+		if (wpage)
+			__free_page(wpage);
 		if (w)
 			waited_free(w);
 		return;
@@ -244,16 +296,46 @@ static void check_async(void)
 		 * bio_alloc() keeps it, and its bi_status, for the check.
 		 */
 	}
+	if (wbios)
+		atomic_set(&wr_inflight, count);
+	/*
+	 * Requests carry the submitting CPU's software queue; staying on
+	 * one CPU keeps the plugged requests one list at the flush, so the
+	 * scheduler sees all of them inserted before it dispatches one.
+	 */
+	migrate_disable();
 	if (plug)
 		blk_start_plug(&p);
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		submit_bio(bios[i]);
+		if (wbios)
+			submit_bio(wbios[i]);
+	}
 	if (plug)
 		blk_finish_plug(&p);
+	migrate_enable();
 	left = wait_for_completion_timeout(&w->all_done, CONFORM_TIMEOUT);
-	tap(left, "async: %u discard bios (%lu sectors, first at %lu, stride %lu%s%s) completed",
+	tap(left, "async: %u discard bios (%lu sectors, first at %lu, stride %lu%s%s%s) completed",
 	    count, nr_sects, sector, stride ? stride : nr_sects,
-	    plug ? ", plugged" : "", reverse ? ", reversed" : "");
+	    plug ? ", plugged" : "", reverse ? ", reversed" : "",
+	    wbios ? ", each followed by a write" : "");
+	if (wbios) {
+		/* wr_end_io() puts the write bios; only the array is ours. */
+		kvfree(wbios);
+		if (wait_event_timeout(wr_wq, !atomic_read(&wr_inflight),
+				       CONFORM_TIMEOUT))
+			tap(!atomic_read(&wr_errors),
+			    "async: %u interleaved 4 KiB writes at %lu + 16k completed, %d with an error",
+			    count, wsector, atomic_read(&wr_errors));
+		else
+			tap(false, "async: the interleaved writes completed (%d left)",
+			    atomic_read(&wr_inflight));
+		/* Our end_io must not run after the module is gone. */
+		wait_event(wr_wq, !atomic_read(&wr_inflight));
+		blk_mq_freeze_queue(bdev_get_queue(bdev));
+		blk_mq_unfreeze_queue(bdev_get_queue(bdev));
+		__free_page(wpage);
+	}
 	if (!left) {
 		/* Cannot free what may still complete; conform_exit() waits. */
 		pr_err("async: %d bios never completed\n",

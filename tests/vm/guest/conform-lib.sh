@@ -9,6 +9,9 @@
 #   conform ARGS...                    load ftlblk_conform ARGS (dev=, test=,
 #                                      ...), re-emit its TAP lines as test
 #                                      points, unload it; status 1 if any failed
+#                                      or its "done N checks, F failed" line is
+#                                      missing or disagrees with the lines seen
+#                                      (a failed point then)
 #                                      (CONFORM_QUIET=1: no test points, the
 #                                      failures as diag lines)
 #   trace_start                        ftlblk_discard tracepoint on, buffer empty
@@ -63,12 +66,14 @@ conform() {
 	fi
 	dmesg | awk -v m="$_mark" 'f; index($0, m) { f = 1 }' |
 		sed -n 's/^.*ftlblk_conform: //p' >/tmp/conform.log
-	_bad=0
+	_bad=0 _seen=0 _nok=0
 	while IFS= read -r _l; do
 		case $_l in
-		"ok "*" - "*) [ -n "$CONFORM_QUIET" ] || pass "${_l#* - }" ;;
+		"ok "*" - "*)
+			_seen=$((_seen + 1))
+			[ -n "$CONFORM_QUIET" ] || pass "${_l#* - }" ;;
 		"not ok "*" - "*)
-			_bad=1
+			_bad=1 _seen=$((_seen + 1)) _nok=$((_nok + 1))
 			if [ -n "$CONFORM_QUIET" ]; then
 				diag "$_l"
 			else
@@ -77,9 +82,13 @@ conform() {
 		*) ;;
 		esac
 	done </tmp/conform.log
-	if [ $_st != 0 ] || ! grep -q '^done [0-9]* checks' /tmp/conform.log; then
-		[ -n "$CONFORM_QUIET" ] || fail "ftlblk_conform $* ran to its end"
-		diag "modprobe/rmmod status $_st: $_out"
+	# The module's own summary must agree: N checks printed, F of them
+	# failed; a failure it counted but did not print fails here too.
+	_sum=$(sed -n 's/^done \([0-9]*\) checks, \([0-9]*\) failed$/\1 \2/p' /tmp/conform.log)
+	if [ $_st != 0 ] || [ "$_sum" != "$_seen $_nok" ]; then
+		[ -n "$CONFORM_QUIET" ] ||
+			fail "ftlblk_conform $* ran to its end, its summary says $_seen checks, $_nok failed"
+		diag "modprobe/rmmod status $_st: $_out; summary: '${_sum:-none}', seen: $_seen checks, $_nok failed"
 		sed 's/^/#   /' /tmp/conform.log
 		return 1
 	fi
@@ -166,4 +175,36 @@ ranges_nonzero() {
 	while read -r _s _e; do
 		dd if="$1" bs=512 skip="$_s" count=$((_e - _s)) iflag=direct 2>/dev/null
 	done <"$2" | tr -d '\000' | wc -c
+}
+
+# unmap_expect DEV RUNS [SECTORS_PER_PAGE]: what DEV must have unmapped for
+# the discard ranges in RUNS ("start count" lines, one per range the
+# filesystem issued, from its own block map, never from ftlblk): prints
+# "UNMAPPED FULL". FULL = the flash pages one range covers whole (ftlblk
+# counts them in valid_pages_discarded when they held data); UNMAPPED =
+# those plus the partly covered pages that now read as zeroes on DEV (the
+# contract unmaps a page a discard leaves all zeroes). Call it after the
+# discards, for ranges whose pages all held data before.
+unmap_expect() {
+	_spp=${3:-8}
+	awk -v spp="$_spp" '{ f = int(($1 + spp - 1) / spp); l = int(($1 + $2) / spp)
+		for (p = f; p < l; p++) print p }' "$2" | sort -un >/tmp/ue_full
+	awk -v spp="$_spp" '$2 > 0 { for (p = int($1 / spp); p <= int(($1 + $2 - 1) / spp); p++) print p }' \
+		"$2" | sort -un >/tmp/ue_touched
+	_z=0
+	for _p in $(grep -vxFf /tmp/ue_full /tmp/ue_touched); do
+		_nz=$(dd if="/dev/$1" bs=$((_spp * 512)) skip="$_p" count=1 iflag=direct 2>/dev/null |
+			tr -d '\000' | wc -c)
+		[ "$_nz" != 0 ] || _z=$((_z + 1))
+	done
+	echo "$(($(wc -l </tmp/ue_full) + _z)) $(wc -l </tmp/ue_full)"
+}
+
+# unmap_state DEV: "valid_pages data_bytes" now (state, never reset).
+unmap_state() { echo "$(cstat "$1" valid_pages) $(cstat "$1" data_bytes)"; }
+
+# unmap_delta BEFORE AFTER [PAGE_BYTES]: "pages pages" by which valid_pages
+# and data_bytes (in pages) dropped from BEFORE to AFTER (unmap_state).
+unmap_delta() {
+	echo "$1 $2" | awk -v pb="${3:-4096}" '{ print $1 - $3, ($2 - $4) / pb }'
 }
