@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench fuzz check-debug clean
+	demo bench fuzz check-debug mutants clean
 
 all: module ftlsim
 
@@ -59,6 +59,11 @@ check-debug:
 
 fuzz:
 	$(MAKE) -C ftl fuzz
+
+# Mutation testing (not part of check): every deliberate bug in
+# tests/mutants/ must be caught by the stages it names. scripts/mutants -h.
+mutants: deps
+	scripts/mutants $(MUTANTS)
 
 clean:
 	$(MAKE) -C module clean

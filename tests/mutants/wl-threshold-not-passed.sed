@@ -1,0 +1,4 @@
+# the wl_threshold attribute never reaches the FTL (it keeps the default 64) => vm 12-reset-stats
+# file: module/main.c
+# changes: 1
+/^\tfcfg->wl_threshold = v\[FTLBLK_WL_THRESHOLD\];$/d

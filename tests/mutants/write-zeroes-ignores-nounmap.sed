@@ -1,0 +1,4 @@
+# write-zeroes ignores REQ_NOUNMAP: BLKZEROOUT unmaps pages instead of programming zeroes => vm 50-full-discard
+# file: module/main.c
+# changes: 2
+s/^\(\t\t\t  \)rq->cmd_flags & REQ_NOUNMAP);$/\1false);/
