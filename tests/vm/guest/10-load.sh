@@ -5,6 +5,7 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
+plan 86
 
 
 # Every statistics file the documentation lists, in its order.

@@ -7,6 +7,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd blkdiscard blkop
+plan 42
 
 # Non-zero bytes in LEN bytes at OFF of a device (MiB units).
 nonzero() { dd if="$1" bs=1M skip="${2:-0}" ${3:+count=$3} iflag=direct 2>/dev/null | tr -d '\000' | wc -c; }

@@ -8,6 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd mkfs.vfat mkfs.ext4 fstrim fibmap
+plan 43
 
 TR=/sys/kernel/tracing
 MNT=/tmp/v-mnt
