@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-
+plan 133
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -72,6 +72,56 @@ param_fail "blocksize 1024" "invalid blocksize 1024: allowed 512 or 4096" blocks
 param_fail "size 0" "invalid size 0: allowed 1..65536" size=0
 param_fail "too many devices" "invalid nr_devices 65" nr_devices=65
 param_fail "impossible geometry" "spare" size=1 pages_per_block=4096 op_percent=1
+
+# param_exact LINE PARAM...: modprobe fails with EINVAL ("Invalid argument")
+# and the kernel log gets exactly LINE (timestamp stripped), nothing else.
+param_exact() {
+	_w=$1
+	shift
+	mark
+	_e=$(modprobe ftlblk "$@" 2>&1)
+	_s=$?
+	_l=$(newlines | grep -v 'taints kernel\|module verification failed' | sed 's/^\[[^]]*\] *//')
+	_inval=no
+	case $_e in *"Invalid argument"*) _inval=yes ;; esac
+	if is "failed=$([ $_s != 0 ] && echo yes || echo no) EINVAL=$_inval loaded=$([ -e /sys/module/ftlblk ] && echo yes || echo no) log=$_l" \
+		"failed=yes EINVAL=yes loaded=no log=$_w" "modprobe ftlblk $*: refused, logs '$_w'"; then :; else
+		diag "modprobe said: $_e"
+		[ -e /sys/module/ftlblk ] && modprobe -r ftlblk
+	fi
+}
+# Every parameter, each end of its range (the ones above only by a word).
+P="ftlblk: module parameter: invalid"
+param_exact "$P nr_devices 65: allowed 0..64" nr_devices=65
+param_exact "$P size 0: allowed 1..65536 (MiB)" size=0
+param_exact "$P size 65537: allowed 1..65536 (MiB)" size=65537
+param_exact "$P blocksize 1024: allowed 512 or 4096 (bytes)" blocksize=1024
+param_exact "$P blocksize 0: allowed 512 or 4096 (bytes)" blocksize=0
+param_exact "$P page_size 2048: allowed 4096, 8192 or 16384 (bytes)" page_size=2048
+param_exact "$P page_size 32768: allowed 4096, 8192 or 16384 (bytes)" page_size=32768
+param_exact "$P pages_per_block 1: allowed 2..4096 (flash pages per erase block)" pages_per_block=1
+param_exact "$P pages_per_block 4097: allowed 2..4096 (flash pages per erase block)" pages_per_block=4097
+param_exact "$P op_percent 0: allowed 1..100 (percent of the logical capacity)" op_percent=0
+param_exact "$P op_percent 101: allowed 1..100 (percent of the logical capacity)" op_percent=101
+param_exact "$P gc_policy 'bogus': allowed greedy, fifo or cost-benefit" gc_policy=bogus
+param_exact "$P wl_threshold 1000001: allowed 0..1000000 (erase-count spread, 0 = off)" wl_threshold=1000001
+param_exact "$P gc_low_blocks 1: allowed 0 (default 2) or 2..1024 (free blocks)" gc_low_blocks=1
+param_exact "$P gc_low_blocks 1025: allowed 0 (default 2) or 2..1024 (free blocks)" gc_low_blocks=1025
+param_exact "$P gc_high_blocks 1: allowed 0 (= gc_low_blocks) or 2..1024 (free blocks)" gc_high_blocks=1
+param_exact "$P gc_high_blocks 1025: allowed 0 (= gc_low_blocks) or 2..1024 (free blocks)" gc_high_blocks=1025
+param_exact "$P geometry: GC watermarks must satisfy 2 <= low <= high" gc_low_blocks=5 gc_high_blocks=3
+param_exact "$P discard 2: allowed 0 or 1" discard=2
+param_exact "$P max_discard_segments 0: allowed 1..256 (ranges per request)" max_discard_segments=0
+param_exact "$P max_discard_segments 257: allowed 1..256 (ranges per request)" max_discard_segments=257
+param_exact "$P max_discard_sectors 8388608: allowed 0 (unlimited) or 1..8388607 (512-byte sectors)" max_discard_sectors=8388608
+param_exact "$P submit_queues 0: allowed 1..256 (hardware queues)" submit_queues=0
+param_exact "$P submit_queues 257: allowed 1..256 (hardware queues)" submit_queues=257
+param_exact "$P hw_queue_depth 0: allowed 1..4096 (requests per queue)" hw_queue_depth=0
+param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_queue_depth=4097
+param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
+# Not a number: the kernel's parameter parser refuses it before ftlblk runs.
+param_exact "ftlblk: \`abc' invalid for parameter \`size'" size=abc
+param_exact "ftlblk: \`-1' invalid for parameter \`hw_queue_depth'" hw_queue_depth=-1
 
 # ---- the load-time device: open, rmmod refused, data intact ------------
 ok "modprobe ftlblk nr_devices=1 size=16 pages_per_block=64" \
