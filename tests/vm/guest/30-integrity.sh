@@ -15,8 +15,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio
-
-
+plan 35
 
 # Sum of a JSON field over every job of a fio --output-format=json file:
 # jsonsum FILE SECTION FIELD, SECTION read/write/trim.
@@ -101,7 +100,17 @@ ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 x 8 MiB each, verified" \
 	--bssplit=512/20:4k/40:16k/20:64k/20 --numjobs=2 --size=$half \
 	--offset_increment=$half --io_size=$((3 * half)) --norandommap \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 --randrepeat=0 \
+	--cpus_allowed=0-1 --cpus_allowed_policy=split \
 	--output-format=json --output=/tmp/fio-b.json
+# One job pinned to each CPU, and blk-mq maps CPU n to queue n: both
+# queues must have dispatched requests. debugfs counts the runs of each
+# hardware queue (a run dispatches what was queued to it; 6.1 has no
+# per-queue request counter), one or more per request here.
+Q=/sys/kernel/debug/block/$b
+q0=$(sysfs_read "$Q/hctx0/run") q1=$(sysfs_read "$Q/hctx1/run")
+diag "$b: hardware queue runs: hctx0=$q0 hctx1=$q1"
+ok "$b: hardware queue 0 dispatched ($q0 runs >= 500)" test "${q0:-0}" -ge 500
+ok "$b: hardware queue 1 dispatched ($q1 runs >= 500)" test "${q1:-0}" -ge 500
 w=$(jsonsum /tmp/fio-b.json write io_bytes)
 ok "fio wrote >= 3 x the capacity ($w bytes)" test "$w" -ge $((3 * half * 2))
 r=$(jsonsum /tmp/fio-b.json read io_bytes)
