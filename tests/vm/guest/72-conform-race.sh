@@ -3,10 +3,21 @@
 # a discard a soft barrier; today the block layer does not order requests,
 # the submitter waits for completion. discard-race (tests/vm/tools) runs
 # O_DIRECT writes, BLKDISCARD and O_DIRECT reads of overlapping pages from
-# several threads and checks every read and the final contents against the
-# history: a page is one whole version (never torn, never another page's),
-# and never older than a write or discard that completed before the read
-# began. Sequential, with per-page locks, and fully overlapping.
+# several threads and checks every read and a final read of every page
+# against the history: a page is one whole version (never torn, never
+# another page's), and never older than a write or discard that completed
+# before the read began; at the end each page holds the data of one of its
+# last operations (a write, or zeroes after a discard).
+#
+# The race is real and proved at the device: the device is small, full and
+# collects garbage first in first out, so garbage collection runs and
+# copies valid pages (raced ones among them) during the race: gc_runs and
+# gc_relocations, sampled by the tool just before its threads start and
+# after they end, must grow. The
+# block layer's block_rq_issue/block_rq_complete tracepoints, which bracket
+# ftlblk's queue_rq, must show a write and a discard of the same sectors
+# inside ftlblk at the same time. The data outside the raced pages, moved
+# around by GC all along, must read back unchanged.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 # shellcheck source=conform-lib.sh
@@ -14,7 +25,7 @@
 need_module ftlblk
 need_cmd discard-race
 
-plan 15
+plan 23
 
 # race_run DESC ARGS...: discard-race must report no violation; sets $RACE.
 race_run() {
@@ -24,32 +35,111 @@ race_run() {
 	printf '%s\n' "$RACE" | sed 's/^/# /'
 	is "$_st" 0 "$_d: no violation, no I/O error"
 }
-field() { printf '%s\n' "$RACE" | sed -n "s/^discard-race: .* $1=\([0-9]*\).*/\1/p"; }
+field() { printf '%s\n' "$RACE" | sed -n "s/^discard-race: .* $1=\([0-9,-]*\).*/\1/p"; }
+
+# device_pairs MAJ,MIN: from the block_rq_issue/block_rq_complete events in
+# the trace, the requests that were inside the driver at the same time:
+# "W-D pairs with a common sector, W-D pairs at all, writes, discards".
+device_pairs() {
+	awk -v dev="$1" '
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i == "block_rq_issue:" || $i == "block_rq_complete:")
+				break
+		if (i > NF || $(i + 1) != dev)
+			next
+		rw = $(i + 2)
+		k = rw ~ /D/ ? "D" : rw ~ /W/ ? "W" : "R"
+		if (k == "R")
+			next
+		if ($i == "block_rq_issue:") {
+			s = $(i + 5); e = s + $(i + 7)
+			if (k == "W") nw++; else nd++
+			for (j in fk) {
+				if (fk[j] == k)
+					continue
+				any++
+				if (s < fe[j] && fs[j] < e)
+					same++
+			}
+			id++; fk[id] = k; fs[id] = s; fe[id] = e
+		} else {
+			s = $(i + 4); e = s + $(i + 6)
+			for (j in fk)
+				if (fk[j] == k && fs[j] == s && fe[j] == e) {
+					delete fk[j]; delete fs[j]; delete fe[j]
+					break
+				}
+		}
+	}
+	END { print same + 0, any + 0, nw + 0, nd + 0 }' "$TRACE/trace"
+}
+
+# md5 of the device outside the pages [RBASE, RBASE + RMAX) that are raced.
+RBASE=1000 RMAX=32
+outside_sum() {
+	{
+		dd if="/dev/$D" bs=4096 count=$RBASE iflag=direct 2>/dev/null
+		dd if="/dev/$D" bs=4096 skip=$((RBASE + RMAX)) iflag=direct 2>/dev/null
+	} | md5sum
+}
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-cdev_ok "device race: 64 MiB, 2 hardware queues" race size=64 submit_queues=2
+# 8 MiB in blocks of 32 pages: 64 logical blocks and 6 spare ones, so after
+# a fill GC runs every few dozen page writes. FIFO takes the oldest block
+# as the victim however many valid pages it holds (greedy would only find
+# blocks the race left without a valid page, and copy nothing).
+cdev_ok "device race: 8 MiB, 32-page blocks, 10 % spare, fifo GC, 2 hardware queues" \
+	race size=8 pages_per_block=32 op_percent=10 gc_policy=fifo submit_queues=2
 D=$CDEV
+MAJMIN=$(sed 's/:/,/' "/sys/block/$D/dev")
+dd if=/dev/urandom of="/dev/$D" bs=1M count=8 oflag=direct 2>/dev/null
+is "$(cstat "$D" valid_pages)" "$(cstat "$D" logical_pages)" "the device is full: every logical page holds data"
+sum0=$(outside_sum)
+FTL=/sys/block/$D/ftl
 
 echo 1 >"/sys/block/$D/ftl/reset_stats"
-race_run "sequential (1 thread)" -t 1 -n 600 -p 16 -m 4 -s 1 "/dev/$D"
+race_run "sequential (1 thread)" -t 1 -n 600 -p 16 -m 4 -s 1 -o $RBASE "/dev/$D"
 isnt "$(field discards)" 0 "sequential: discards were issued"
 isnt "$(field reads_checked)" 0 "sequential: reads were checked"
 ndisc=$(field discards) npg=$(field discarded_pages)
 
-race_run "4 threads, per-page locks" -t 4 -n 800 -p 32 -m 4 -s 2 -l "/dev/$D"
+# Per-page locks: no two operations on a page overlap, so every read has
+# exactly one allowed value (a strict check of the data, not of the race).
+race_run "4 threads, per-page locks" -t 4 -n 800 -p $RMAX -m 4 -s 2 -l -o $RBASE "/dev/$D"
 ndisc=$((ndisc + $(field discards))) npg=$((npg + $(field discarded_pages)))
-is "$(field overlaps)" 0 "locked: no two operations on a page overlapped"
 isnt "$(field reads_checked)" 0 "locked: reads were checked"
 
-race_run "4 threads, overlapping ranges" -t 4 -n 800 -p 12 -m 6 -s 3 "/dev/$D"
-overl=$(field overlaps)
-ndisc=$((ndisc + $(field discards))) npg=$((npg + $(field discarded_pages)))
-diag "discard+write or discard+discard pairs of one page in flight together: $overl"
-ok "overlapping: the device saw concurrent writes and discards of one page" test "${overl:-0}" -gt 0
+# The race: no user-space lock at all, 12 pages, up to 6 per operation.
+clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACE/trace_clock")
+trace_start	# record-cmd off before any event is enabled
+echo global >"$TRACE/trace_clock"	# one clock for the events of both CPUs
+echo 1 >"$TRACE/events/block/block_rq_issue/enable"
+echo 1 >"$TRACE/events/block/block_rq_complete/enable"
+for seed in 3 4; do
+	: >"$TRACE/trace"
+	race_run "4 threads, overlapping ranges, seed $seed" \
+		-t 4 -n 800 -p 12 -m 6 -s $seed -o $RBASE -c $FTL/gc_runs -c $FTL/gc_relocations "/dev/$D"
+	ndisc=$((ndisc + $(field discards))) npg=$((npg + $(field discarded_pages)))
+	diag "user space saw $(field overlaps) discard+write/discard pairs of one page overlap in time"
+	device_pairs "$MAJMIN" >/tmp/pairs
+	read -r same any nw nd </tmp/pairs
+	diag "device: $nw write and $nd discard requests; a write and a discard inside ftlblk together: $any times, of the same sectors: $same"
+	ok "seed $seed: a write and a discard of the same sectors were inside ftlblk at the same time ($same)" \
+		test "$same" -gt 0
+	gcd=$(field counter_during)
+	gcr=${gcd#*,} gcd=${gcd%,*}
+	ok "seed $seed: garbage collection ran during the race (gc_runs +${gcd:-?})" test "${gcd:-0}" -gt 0
+	ok "seed $seed: and copied valid pages (gc_relocations +${gcr:-?})" test "${gcr:-0}" -gt 0
+	isnt "$(field reads_checked)" 0 "seed $seed: reads were checked"
+done
+echo 0 >"$TRACE/events/block/block_rq_issue/enable"
+echo 0 >"$TRACE/events/block/block_rq_complete/enable"
+echo "$clock" >"$TRACE/trace_clock"
+trace_stop
+diag "after the races: gc_runs $(cstat "$D" gc_runs), gc_relocations $(cstat "$D" gc_relocations), erases $(cstat "$D" erases)"
 
-race_run "4 threads, overlapping, 2nd seed" -t 4 -n 800 -p 12 -m 6 -s 4 "/dev/$D"
-ndisc=$((ndisc + $(field discards))) npg=$((npg + $(field discarded_pages)))
-
+is "$(outside_sum)" "$sum0" "the pages outside the raced ones read back unchanged after GC moved them"
 # Each BLKDISCARD is one range of whole pages at the device.
 is "$(cstat "$D" discard_ranges) $(cstat "$D" discard_sectors)" "$ndisc $((npg * 8))" \
 	"every BLKDISCARD reached the device as one range ($ndisc ranges, $npg pages)"

@@ -25,7 +25,15 @@
  *   -l     lock the pages of each operation (per-page mutexes, taken in
  *          ascending order): operations on one page never overlap, so every
  *          read has exactly one allowed value; without -l they overlap.
+ *   -c FILE  a counter (e.g. /sys/block/ftlblk0/ftl/gc_runs): read just
+ *          before the threads start and just after the last one ended;
+ *          the difference is printed as counter_during=. Up to 4 -c,
+ *          printed comma-separated in their order.
  * Prints one summary line; exits 0 if no violation, 1 if any, 2 on error.
+ * overlaps= counts pairs of a discard and a write or discard of one page
+ * whose system calls overlapped in time, as seen from user space (always
+ * 0 with -l); whether the device had them in flight together is for the
+ * caller to find out (block_rq_issue/block_rq_complete).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,6 +72,9 @@ static unsigned int nthreads = 4, nops = 1000, npages = 64, maxk = 4;
 static unsigned long long first_page;
 static unsigned int seed = 1;
 static int locked;
+#define MAX_COUNTERS 4
+static const char *counter_file[MAX_COUNTERS];
+static unsigned int ncounters;
 static struct page_hist *hist;
 static atomic_uint_fast64_t next_gen = 1;
 static atomic_uint nwrites, ndiscards, nreads, nfailed_io, ndiscarded_pages;
@@ -214,6 +225,20 @@ static void *worker(void *arg)
 
 static unsigned long long violations, overlaps, reads_checked;
 
+/* The number in counter_file[i], or exit(2). */
+static long long read_counter(unsigned int i)
+{
+	long long v;
+	FILE *f = fopen(counter_file[i], "r");
+
+	if (!f || fscanf(f, "%lld", &v) != 1) {
+		perror(counter_file[i]);
+		exit(2);
+	}
+	fclose(f);
+	return v;
+}
+
 static void violation(unsigned int p, const struct op *rd, const char *why,
 		      const struct op *x)
 {
@@ -289,10 +314,12 @@ int main(int argc, char **argv)
 {
 	pthread_t *th;
 	uint64_t *buf;
+	long long counter0[MAX_COUNTERS], counter1[MAX_COUNTERS];
+	char during[MAX_COUNTERS * 24] = "none";
 	unsigned int i;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:n:p:o:m:s:l")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:p:o:m:s:lc:")) != -1) {
 		switch (c) {
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
 		case 'n': nops = strtoul(optarg, NULL, 0); break;
@@ -301,6 +328,11 @@ int main(int argc, char **argv)
 		case 'm': maxk = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'l': locked = 1; break;
+		case 'c':
+			if (ncounters == MAX_COUNTERS)
+				goto usage;
+			counter_file[ncounters++] = optarg;
+			break;
 		default: goto usage;
 		}
 	}
@@ -326,6 +358,8 @@ int main(int argc, char **argv)
 		do_op(DISCARD, i, i + maxk > npages ? npages - i : maxk, buf);
 	if (atomic_load(&nfailed_io))
 		return 2;
+	for (i = 0; i < ncounters; i++)
+		counter0[i] = read_counter(i);
 	for (i = 0; i < nthreads; i++)
 		if (pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i)) {
 			perror("pthread_create");
@@ -333,19 +367,24 @@ int main(int argc, char **argv)
 		}
 	for (i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
+	for (i = 0; i < ncounters; i++)
+		counter1[i] = read_counter(i);
+	for (i = 0; i < ncounters; i++)
+		snprintf(during + strlen(during) * !!i, sizeof(during) - strlen(during) * !!i,
+			 "%s%lld", i ? "," : "", counter1[i] - counter0[i]);
 	/* The final state: one more read of every page, after everything. */
 	for (i = 0; i < npages; i++)
 		do_op(READ, i, 1, buf);
 	for (i = 0; i < npages; i++)
 		check_page(i);
-	printf("discard-race: %s threads=%u pages=%u writes=%u discards=%u discarded_pages=%u reads=%u io_errors=%u reads_checked=%llu overlaps=%llu violations=%llu\n",
+	printf("discard-race: %s threads=%u pages=%u writes=%u discards=%u discarded_pages=%u reads=%u io_errors=%u reads_checked=%llu overlaps=%llu counter_during=%s violations=%llu\n",
 	       locked ? "locked" : "free", nthreads, npages,
 	       atomic_load(&nwrites), atomic_load(&ndiscards),
 	       atomic_load(&ndiscarded_pages),
 	       atomic_load(&nreads), atomic_load(&nfailed_io), reads_checked,
-	       overlaps, violations);
+	       overlaps, during, violations);
 	return violations || atomic_load(&nfailed_io) ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: discard-race [-t threads] [-n ops] [-p pages] [-o first] [-m maxpages] [-s seed] [-l] DEV\n");
+	fprintf(stderr, "usage: discard-race [-t threads] [-n ops] [-p pages] [-o first] [-m maxpages] [-s seed] [-l] [-c counter-file] DEV\n");
 	return 2;
 }
