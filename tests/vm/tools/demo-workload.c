@@ -194,8 +194,16 @@ static void do_create(const struct file *f)
 	close(fd);
 }
 
+/*
+ * Bytes the filesystem had allocated to the files deleted so far (st_blocks
+ * just before unlink): what a filesystem that discards on delete must
+ * discard, computed without asking the device.
+ */
+static uint64_t deleted_alloc_bytes;
+
 static void do_delete(const struct file *f)
 {
+	struct stat sb;
 	char p[4096];
 
 	hash('d');
@@ -205,6 +213,9 @@ static void do_delete(const struct file *f)
 		return;
 	}
 	path_of(p, sizeof(p), f->id);
+	if (stat(p, &sb))
+		die("stat %s: %s", p, strerror(errno));
+	deleted_alloc_bytes += (uint64_t)sb.st_blocks * 512;
 	if (unlink(p))
 		die("unlink %s: %s", p, strerror(errno));
 }
@@ -491,8 +502,9 @@ int main(int argc, char **argv)
 			die("%s: %s", sumpath, strerror(errno));
 		fprintf(fp, "ops_checksum=%016" PRIx64 "\nfiles_created=%u\n"
 			"files_left=%zu\nworkload_bytes=%" PRIu64 "\n"
+			"deleted_alloc_bytes=%" PRIu64 "\n"
 			"fstrims=%u\nworkload_s=%.1f\n", fnv, next_id, nfiles,
-			written, trims, elapsed());
+			written, deleted_alloc_bytes, trims, elapsed());
 		if (fclose(fp))
 			die("%s: %s", sumpath, strerror(errno));
 	}
