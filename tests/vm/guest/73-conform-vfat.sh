@@ -5,7 +5,11 @@
 # exactly their clusters (read from the volume's own FAT by fatmap, never
 # from the kernel), and never a cluster still in use; truncate discards
 # exactly the freed tail; fstrim discards exactly the free clusters, and
-# again on a second call (FAT keeps no trimmed state). See
+# again on a second call (FAT keeps no trimmed state). The device must have
+# unmapped exactly the flash pages those clusters freed, computed from the
+# FAT alone: valid_pages and data_bytes drop by exactly that many pages,
+# valid_pages_discarded counts the ones a range covered whole (a driver
+# that zeroes discarded pages but keeps them mapped fails). See
 # docs/conformance.md.
 # shellcheck source=lib.sh
 . /tests/lib.sh
@@ -14,7 +18,7 @@
 need_module ftlblk
 need_cmd fatmap mkfs.vfat fsck.fat fstrim
 
-plan 31
+plan 35
 
 MNT=/mnt/c73
 # map_of NAME...: merged ranges of those files in /tmp/map (fatmap output)
@@ -32,6 +36,14 @@ ok "mkfs.vfat /dev/$D" mkfs.vfat "/dev/$D"
 mkdir -p $MNT
 # iocharset: the guest has nls_utf8, not the default nls_ascii
 ok "mount -o discard" mount -t vfat -o discard,iocharset=utf8 "/dev/$D" $MNT
+# mkfs.vfat programmed the page where the (empty, zero) root directory
+# meets cluster 2, which stays free (Linux's FAT allocates from cluster 3):
+# a first fstrim unmaps it (measured: valid_pages 37 -> 36), so from here
+# on the device holds data exactly where the FAT has clusters in use (or
+# metadata), and what each step unmaps follows from the FAT alone.
+vp=$(cstat "$D" valid_pages)
+ok "fstrim the fresh volume" fstrim $MNT
+diag "fresh volume: valid_pages $vp -> $(cstat "$D" valid_pages) after the first fstrim"
 
 # Fragmented files: 4 files appended to in turn, 1..3 clusters at a time.
 r=0
@@ -53,7 +65,12 @@ map_of B.BIN D.BIN >/tmp/kept
 sum_d=$(md5sum <$MNT/D.BIN)
 sum_b=$(head -c 3000 $MNT/B.BIN | md5sum)
 
+# The discard ranges FAT issues for the files: one per run of consecutive
+# clusters of a chain (fat_free_clusters batches them).
+awk '$1 == "file" && ($2 == "A.BIN" || $2 == "C.BIN") { print $3, $4 }' /tmp/map >/tmp/delruns
+
 # --- rm: the deleted files' clusters, nothing else ----------------------------
+st0=$(unmap_state "$D")
 echo 1 >"/sys/block/$D/ftl/reset_stats"
 trace_start
 ok "rm A.BIN C.BIN" rm $MNT/A.BIN $MNT/C.BIN
@@ -70,11 +87,17 @@ is "$(map_of B.BIN D.BIN)" "$(cat /tmp/kept)" "rm: B.BIN and D.BIN kept their cl
 is "$(cstat "$D" discard_sectors)" "$(awk '{ n += $2 - $1 } END { print n + 0 }' /tmp/want)" \
 	"rm: ftlblk counted exactly as many sectors as the two files had"
 is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
-	"rm: ftlblk unmapped every flash page the ranges cover whole"
+	"rm: pages_discarded counts the flash pages the traced ranges cover whole"
 is "$(ranges_nonzero "/dev/$D" /tmp/got)" 0 "rm: the discarded sectors read back as zeroes"
+unmap_expect "$D" /tmp/delruns >/tmp/ue
+read -r n full </tmp/ue
+is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
+	"rm: ftlblk unmapped exactly the $n pages the clusters of A.BIN and C.BIN freed (valid_pages, data_bytes), $full covered whole"
 
 # --- truncate: the freed tail clusters ---------------------------------------
 map_of B.BIN >/tmp/b0
+st0=$(unmap_state "$D")
+echo 1 >"/sys/block/$D/ftl/reset_stats"
 trace_start
 ok "truncate -s 3000 B.BIN" truncate -s 3000 $MNT/B.BIN
 sync
@@ -84,6 +107,11 @@ map_of B.BIN >/tmp/b1
 is "$(awk '{ n += $2 - $1 } END { print n }' /tmp/b1)" $((2 * spc)) "truncate: B.BIN keeps 2 clusters for 3000 bytes"
 is "$(cat /tmp/got)" "$(ranges_sub /tmp/b0 /tmp/b1)" "truncate: discarded sectors = the freed tail clusters of B.BIN"
 is "$(ranges_overlap /tmp/got /tmp/b1)" "" "truncate: the clusters B.BIN keeps were not discarded"
+ranges_sub /tmp/b0 /tmp/b1 | awk '{ print $1, $2 - $1 }' >/tmp/delruns
+unmap_expect "$D" /tmp/delruns >/tmp/ue
+read -r n full </tmp/ue
+is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
+	"truncate: ftlblk unmapped exactly the $n pages the freed clusters held (valid_pages, data_bytes), $full covered whole"
 
 # --- fstrim: exactly the free clusters, twice ---------------------------------
 # FAT's FITRIM raises minlen to the device's discard_granularity (4 KiB):
@@ -94,12 +122,16 @@ awk -v m="$minclus" -v spc="$spc" '$1 == "free" && $3 / spc >= m { print $2, $3 
 	ranges_merge >/tmp/free
 short=$(awk -v m="$minclus" -v spc="$spc" '$1 == "free" && $3 / spc < m' /tmp/map | wc -l)
 ok "the volume has free runs shorter than the discard granularity ($short)" test "$short" -ge 1
+st0=$(unmap_state "$D")
+echo 1 >"/sys/block/$D/ftl/reset_stats"
 trace_start
 ok "fstrim" fstrim -v $MNT
 traced >/tmp/got
 is "$(cat /tmp/got)" "$(cat /tmp/free)" "fstrim: discarded sectors = the free runs of >= $minclus clusters ($(wc -l </tmp/free) runs)"
 awk '$1 == "used" { print $2, $3 }' /tmp/map | ranges_merge >/tmp/used
 is "$(ranges_overlap /tmp/got /tmp/used)" "" "fstrim: no cluster in use was discarded"
+is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "0 0 0" \
+	"fstrim: nothing unmapped (the freed clusters were unmapped when freed; the rest never held data)"
 trace_start
 out=$(fstrim -v $MNT 2>&1)
 traced >/tmp/got2

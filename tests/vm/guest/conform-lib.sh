@@ -87,7 +87,7 @@ conform() {
 	_sum=$(sed -n 's/^done \([0-9]*\) checks, \([0-9]*\) failed$/\1 \2/p' /tmp/conform.log)
 	if [ $_st != 0 ] || [ "$_sum" != "$_seen $_nok" ]; then
 		[ -n "$CONFORM_QUIET" ] ||
-			fail "ftlblk_conform $* ran to its end, its summary says $_seen checks, $_nok failed"
+			fail "ftlblk_conform $* ran to its end, its summary agrees with the $_seen checks seen ($_nok failed)"
 		diag "modprobe/rmmod status $_st: $_out; summary: '${_sum:-none}', seen: $_seen checks, $_nok failed"
 		sed 's/^/#   /' /tmp/conform.log
 		return 1
