@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_wear.c - dynamic wear leveling, checked block by block.
+ *
+ * The core promises that a host write which needs a new block gets the
+ * least worn free block (the free pool is a min-heap on erase counts). The
+ * other tests only see the consequences in aggregate, which a core that
+ * opens the most worn block instead still passes (a mutant of
+ * open_free_block() did, see tests/mutants/). Here every new host block is
+ * compared with the free pool at that moment: the blocks with no page
+ * programmed since their last erase (the shadow tracks programs).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "shadow.h"
+
+#define OK(sh, expr) do {						\
+	bool __ok = (expr);						\
+	if (!__ok || (sh)->failed)					\
+		fail_msg("%s: %s", #expr,				\
+			 (sh)->failed ? (sh)->err : "returned false");	\
+} while (0)
+
+static u64 rng_state = 0x3ea41e7ULL;
+
+/* No page of block @b programmed since its last erase: it is free. */
+static bool block_free(const struct shadow *sh, u32 b)
+{
+	u32 ppb = sh->geo.pages_per_block, i;
+
+	for (i = 0; i < ppb; i++)
+		if (sh->programmed[(u64)b * ppb + i])
+			return false;
+	return true;
+}
+
+/*
+ * Host writes that open a block must open one whose erase count is the
+ * smallest in the free pool. @hot_lpns: writes go to the first hot_lpns
+ * logical pages (after a full fill), which makes erase counts uneven; the
+ * GC watermarks @gc_low..@gc_high make GC free blocks in bursts, so the
+ * pool holds several blocks to choose from.
+ */
+static void check_host_opens(enum ftl_gc_policy policy, u32 ppb, u64 lp,
+			     u32 op, u32 gc_low, u32 gc_high, u64 hot_lpns,
+			     u64 writes)
+{
+	struct ftl_config cfg;
+	struct shadow sh;
+	u64 i, opens = 0, decided = 0;
+	int err;
+
+	ftl_config_init(&cfg, lp);
+	cfg.pages_per_block = ppb;
+	cfg.op_percent = op;
+	cfg.gc_policy = policy;
+	cfg.wl_threshold = 0;	/* static wear leveling off: only dynamic */
+	/* GC in bursts leaves several free blocks of different wear. */
+	cfg.gc_low_blocks = gc_low;
+	cfg.gc_high_blocks = gc_high;
+	err = shadow_init(&sh, &cfg);
+	if (err)
+		fail_msg("shadow_init: %d", err);
+	for (i = 0; i < lp; i++)
+		OK(&sh, shadow_write(&sh, i));
+	for (i = 0; i < writes; i++) {
+		u64 lpn = rnd_below(&rng_state, hot_lpns);
+		u32 ppn, b, o, mine, least = U32_MAX, most = 0;
+
+		OK(&sh, shadow_write(&sh, lpn));
+		ppn = ftl_lookup(sh.ftl, lpn);
+		if (ppn % ppb)
+			continue;	/* not the first page of a new block */
+		b = ppn / ppb;
+		mine = ftl_block_erase_count(sh.ftl, b);
+		for (o = 0; o < sh.geo.physical_blocks; o++) {
+			u32 e;
+
+			if (o == b || !block_free(&sh, o))
+				continue;
+			e = ftl_block_erase_count(sh.ftl, o);
+			least = e < least ? e : least;
+			most = e > most ? e : most;
+		}
+		opens++;
+		if (least != U32_MAX && most > least)
+			decided++;	/* a wrong choice was possible */
+		if (least != U32_MAX && mine > least)
+			fail_msg("write %llu (lpn %llu) opened block %u with %u erases, a free block has %u",
+				 (unsigned long long)i, (unsigned long long)lpn, b,
+				 mine, least);
+	}
+	OK(&sh, shadow_verify(&sh));
+	OK(&sh, shadow_fini(&sh));
+	print_message("%llu host blocks opened, %llu with free blocks of different wear\n",
+		      (unsigned long long)opens, (unsigned long long)decided);
+	/* The workload must have offered a choice, or nothing was shown. */
+	assert_true(opens > 50);
+	assert_true(decided > 10);
+}
+
+static void test_host_opens_least_worn_greedy(void **state)
+{
+	(void)state;
+	check_host_opens(FTL_GC_GREEDY, 8, 512, 25, 4, 10, 64, 30 * 512);
+}
+
+static void test_host_opens_least_worn_fifo(void **state)
+{
+	(void)state;
+	check_host_opens(FTL_GC_FIFO, 4, 256, 40, 3, 8, 256, 40 * 256);
+}
+
+static void test_host_opens_least_worn_cost_benefit(void **state)
+{
+	(void)state;
+	check_host_opens(FTL_GC_COST_BENEFIT, 16, 1024, 20, 4, 9, 100, 20 * 1024);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_opens_least_worn_greedy),
+		cmocka_unit_test(test_host_opens_least_worn_fifo),
+		cmocka_unit_test(test_host_opens_least_worn_cost_benefit),
+	};
+
+	return cmocka_run_group_tests_name("wear", tests, NULL, NULL);
+}
