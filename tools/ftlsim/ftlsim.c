@@ -19,6 +19,8 @@
 #include <time.h>
 
 #include "ftl.h"
+#include "replay.h"
+#include "trace.h"
 
 typedef unsigned long long ULL;	/* for printf %llu */
 
@@ -44,6 +46,11 @@ struct opts {
 	const char *csv;
 	u64 csv_interval;
 	bool check;
+	const char *trace;	/* --trace FILE, "-" for stdin */
+	int trace_format;	/* enum trace_format, -1 unset */
+	char trace_event;	/* blkparse event letter */
+	bool trace_dump;
+	bool workload_given;	/* a synthetic-workload flag was given */
 };
 
 /* ---- PRNG: xoshiro256** seeded with splitmix64 ------------------------ */
@@ -166,6 +173,14 @@ static void usage(FILE *f)
 "  --writes X            measured host page writes, X * logical pages\n"
 "                        (float, default 1)\n"
 "  --seed S              PRNG seed (default 1); same seed, same run\n"
+"Trace replay (instead of a synthetic workload; README.md, Trace replay):\n"
+"  --trace FILE          replay a block trace (- for stdin), request by\n"
+"                        request, mapped to flash pages as ftlblk does\n"
+"  --trace-format F      blkparse | iolog | msr (required with --trace)\n"
+"  --blkparse-event E    blkparse event that is a request: D (dispatch,\n"
+"                        default), C (completion) or Q (queued bio)\n"
+"  --trace-dump          print each parsed request (LINE OP SECTOR COUNT)\n"
+"                        instead of replaying\n"
 "Output:\n"
 "  --json                one JSON object on stdout\n"
 "  --csv FILE            time series: host_writes, waf_so_far, free_blocks,\n"
@@ -270,6 +285,7 @@ enum {
 	O_LOGICAL = 256, O_SIZE, O_PAGE_SIZE, O_PPB, O_OP, O_POLICY, O_WL,
 	O_GC_LOW, O_GC_HIGH, O_WORKLOAD, O_TRIM, O_FILL, O_WRITES, O_WARMUP,
 	O_SEED, O_JSON, O_CSV, O_CSV_INTERVAL, O_CHECK, O_HELP,
+	O_TRACE, O_TRACE_FORMAT, O_TRACE_EVENT, O_TRACE_DUMP,
 };
 
 static const struct option longopts[] = {
@@ -293,6 +309,10 @@ static const struct option longopts[] = {
 	{ "csv-interval",	required_argument, NULL, O_CSV_INTERVAL },
 	{ "check",		no_argument,	   NULL, O_CHECK },
 	{ "help",		no_argument,	   NULL, O_HELP },
+	{ "trace",		required_argument, NULL, O_TRACE },
+	{ "trace-format",	required_argument, NULL, O_TRACE_FORMAT },
+	{ "blkparse-event",	required_argument, NULL, O_TRACE_EVENT },
+	{ "trace-dump",		no_argument,	   NULL, O_TRACE_DUMP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -310,6 +330,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->workload = WL_UNIFORM;
 	o->writes = 1;
 	o->seed = 1;
+	o->trace_format = -1;
+	o->trace_event = 'D';
 
 	opterr = 0;
 	for (;;) {
@@ -355,9 +377,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->gc_high = parse_u32(name, optarg);
 			break;
 		case O_WORKLOAD:
+			o->workload_given = true;
 			parse_workload(o, optarg);
 			break;
 		case O_TRIM:
+			o->workload_given = true;
 			o->trim_fraction = parse_double(name, optarg);
 			if (o->trim_fraction < 0 || o->trim_fraction >= 1)
 				bad("%s must be in [0, 1)", name);
@@ -366,11 +390,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->fill = true;
 			break;
 		case O_WRITES:
+			o->workload_given = true;
 			o->writes = parse_double(name, optarg);
 			if (o->writes < 0)
 				bad("%s must not be negative", name);
 			break;
 		case O_WARMUP:
+			o->workload_given = true;
 			o->warmup = parse_double(name, optarg);
 			if (o->warmup < 0)
 				bad("%s must not be negative", name);
@@ -392,6 +418,25 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case O_CHECK:
 			o->check = true;
 			break;
+		case O_TRACE:
+			o->trace = optarg;
+			break;
+		case O_TRACE_FORMAT:
+			o->trace_format = trace_format_parse(optarg);
+			if (o->trace_format < 0)
+				bad("unknown trace format '%s' (blkparse, iolog, msr)",
+				    optarg);
+			break;
+		case O_TRACE_EVENT:
+			if (strcmp(optarg, "D") && strcmp(optarg, "C") &&
+			    strcmp(optarg, "Q"))
+				bad("--blkparse-event must be D, C or Q, not '%s'",
+				    optarg);
+			o->trace_event = optarg[0];
+			break;
+		case O_TRACE_DUMP:
+			o->trace_dump = true;
+			break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -405,6 +450,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind]);
+	if (o->trace && o->trace_format < 0)
+		bad("%s", "--trace needs --trace-format blkparse|iolog|msr");
+	if (!o->trace && (o->trace_format >= 0 || o->trace_dump))
+		bad("%s", "--trace-format and --trace-dump need --trace FILE");
+	if (o->trace && o->workload_given)
+		bad("%s", "--trace replaces --workload, --trim-fraction, --writes "
+		    "and --warmup");
 	if (o->logical_pages && o->size_bytes)
 		bad("%s", "give --logical-pages or --size, not both");
 	if (!o->logical_pages) {
@@ -435,6 +487,9 @@ struct sim {
 	/* free-block samples taken at every sampling point */
 	double free_sum;
 	u64 free_samples;
+	/* trace replay */
+	struct replay rp;
+	struct trace_parser tp;
 };
 
 static double now(void)
@@ -553,16 +608,100 @@ static void sample(struct sim *s, FILE *csv)
 		check_or_die(s, "during the run");
 }
 
+/* ---- trace replay ------------------------------------------------------ */
+
+static FILE *open_trace(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static void trace_fail(const struct sim *s, const char *why)
+{
+	fprintf(stderr, "%s: %s:%llu: %s\n", prog,
+		strcmp(s->o->trace, "-") ? s->o->trace : "<stdin>",
+		(ULL)s->tp.line, why);
+	exit(1);
+}
+
+/*
+ * Feed @f to the parser; each request goes to @fn. A parse error, or an
+ * error from @fn, ends the program with the line number.
+ */
+static void for_each_request(struct sim *s, FILE *f,
+			     void (*fn)(struct sim *, const struct trace_req *))
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	struct trace_req req;
+
+	trace_parser_init(&s->tp, (enum trace_format)s->o->trace_format,
+			  s->o->trace_event);
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		int ret;
+
+		if (n && line[n - 1] == '\n')
+			n--;
+		ret = trace_parse_line(&s->tp, line, (size_t)n, &req);
+		if (ret < 0)
+			trace_fail(s, s->tp.err);
+		if (ret > 0)
+			fn(s, &req);
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: %s: read error\n", prog, s->o->trace);
+		exit(1);
+	}
+	free(line);
+	if (s->o->trace_format == TRACE_IOLOG && !s->tp.iolog_version)
+		trace_fail(s, "empty trace: no 'fio version 2|3 iolog' header");
+}
+
+static void dump_one(struct sim *s, const struct trace_req *req)
+{
+	printf("%llu %s %llu %llu\n", (ULL)s->tp.line, trace_op_name(req->op),
+	       (ULL)req->sector, (ULL)req->nr_sects);
+}
+
+static FILE *trace_csv;
+static u64 trace_next_sample, trace_interval;
+
+static void replay_one(struct sim *s, const struct trace_req *req)
+{
+	const char *why = NULL;
+	int err = replay_req(&s->rp, req, &why);
+
+	if (err) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "%s %llu + %llu: %s",
+			 trace_op_name(req->op), (ULL)req->sector,
+			 (ULL)req->nr_sects, why ? why : strerror(-err));
+		trace_fail(s, msg);
+	}
+	if (s->rp.write_requests + s->rp.discard_requests +
+	    s->rp.read_requests >= trace_next_sample) {
+		sample(s, trace_csv);
+		trace_next_sample += trace_interval;
+	}
+}
+
 static const char *workload_name(const struct opts *o, char *buf, size_t len)
 {
 	switch (o->workload) {
 	case WL_SEQUENTIAL:
-		return "sequential";
+		return o->trace ? "trace" : "sequential";
 	case WL_HOTCOLD:
 		snprintf(buf, len, "hotcold:%g:%g", o->hot_pct, o->access_pct);
 		return buf;
 	default:
-		return "uniform";
+		return o->trace ? "trace" : "uniform";
 	}
 }
 
@@ -586,6 +725,24 @@ static void print_json(struct sim *s, const struct ftl_stats *st,
 	double rate = elapsed > 0 ? measured / elapsed : 0;
 
 	printf("{\n");
+	if (o->trace) {
+		const struct replay *r = &s->rp;
+
+		printf("  \"trace_format\": \"%s\",\n",
+		       trace_format_name((enum trace_format)o->trace_format));
+		JU("trace_lines", s->tp.line);
+		JU("trace_lines_skipped", s->tp.skipped);
+		JU("trace_requests", r->read_requests + r->write_requests +
+		   r->discard_requests);
+		JU("read_requests", r->read_requests);
+		JU("write_requests", r->write_requests);
+		JU("discard_requests", r->discard_requests);
+		JU("read_sectors", r->read_sectors);
+		JU("write_sectors", r->write_sectors);
+		JU("discard_sectors", r->discard_sectors);
+		JU("sectors_zeroed", r->sectors_zeroed);
+		JU("rmw_pages", r->rmw_pages);
+	}
 	/* every field of struct ftl_stats */
 	JU("host_pages_written", st->host_pages_written);
 	JU("host_pages_read", st->host_pages_read);
@@ -658,6 +815,26 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       "seed %llu%s\n", ftl_policy_name(o->policy),
 	       workload_name(o, wbuf, sizeof(wbuf)), o->wl_threshold,
 	       o->trim_fraction, (ULL)o->seed, o->fill ? ", filled first" : "");
+	if (o->trace) {
+		const struct replay *r = &s->rp;
+
+		printf("trace:     %s, %s format, %llu lines (%llu without a "
+		       "request)\n", o->trace,
+		       trace_format_name((enum trace_format)o->trace_format),
+		       (ULL)s->tp.line, (ULL)s->tp.skipped);
+		printf("requests:  %llu reads (%llu sectors), %llu writes (%llu "
+		       "sectors), %llu discards (%llu sectors)\n",
+		       (ULL)r->read_requests, (ULL)r->read_sectors,
+		       (ULL)r->write_requests, (ULL)r->write_sectors,
+		       (ULL)r->discard_requests, (ULL)r->discard_sectors);
+		printf("pages:     %llu read (%llu unmapped), %llu partial-page "
+		       "programs, %llu discarded (%llu held data), %llu sectors "
+		       "zeroed\n", (ULL)st->host_pages_read,
+		       (ULL)st->unmapped_reads, (ULL)r->rmw_pages,
+		       (ULL)st->pages_discarded,
+		       (ULL)st->valid_pages_discarded,
+		       (ULL)r->sectors_zeroed);
+	}
 	printf("writes:    host %llu, NAND %llu, WAF %.4f\n",
 	       (ULL)st->host_pages_written, (ULL)st->nand_pages_written,
 	       waf_of(st));
@@ -665,8 +842,9 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       "%llu relocations\n", (ULL)st->gc_runs,
 	       (ULL)st->gc_relocations, (ULL)st->wl_runs,
 	       (ULL)st->wl_relocations);
-	printf("trims:     %llu (%llu valid pages discarded)\n",
-	       (ULL)s->trims, (ULL)st->valid_pages_discarded);
+	if (!o->trace)
+		printf("trims:     %llu (%llu valid pages discarded)\n",
+		       (ULL)s->trims, (ULL)st->valid_pages_discarded);
 	printf("state:     %llu valid pages, %llu free blocks\n",
 	       (ULL)st->valid_pages, (ULL)st->free_blocks);
 	printf("erases:    %llu, per block min %llu max %llu"
@@ -675,6 +853,63 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       (ULL)(st->erase_max - st->erase_min));
 	printf("speed:     %.3f s, %.0f host page writes/s\n", elapsed,
 	       elapsed > 0 ? measured / elapsed : 0);
+}
+
+/* Replay --trace on the created FTL, print the results; the exit status. */
+static int run_trace(struct sim *s)
+{
+	struct opts *o = s->o;
+	struct ftl_stats st;
+	FILE *f;
+	double t0, elapsed;
+
+	if (o->page_size % 512 || o->page_size / 512 > 32) {
+		fprintf(stderr, "%s: --trace needs a page size of at most 16 KiB\n",
+			prog);
+		return 1;
+	}
+	if (replay_init(&s->rp, s->ftl, o->page_size, s->geo.logical_pages)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	if (o->fill && replay_fill(&s->rp)) {
+		fprintf(stderr, "%s: --fill failed\n", prog);
+		return 1;
+	}
+	ftl_reset_stats(s->ftl);
+	trace_interval = o->csv_interval ? o->csv_interval : 1000;
+	trace_next_sample = trace_interval;
+	if (o->csv) {
+		trace_csv = fopen(o->csv, "w");
+		if (!trace_csv) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o->csv,
+				strerror(errno));
+			return 1;
+		}
+		fprintf(trace_csv, "host_writes,waf_so_far,free_blocks,"
+			"valid_pages,erase_spread\n");
+	}
+	f = open_trace(o->trace);
+	t0 = now();
+	for_each_request(s, f, replay_one);
+	elapsed = now() - t0;
+	if (f != stdin)
+		fclose(f);
+	sample(s, trace_csv);
+	if (trace_csv && fclose(trace_csv)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, o->csv, strerror(errno));
+		return 1;
+	}
+	if (o->check)
+		check_or_die(s, "at the end");
+	ftl_get_stats(s->ftl, &st);
+	if (o->json)
+		print_json(s, &st, elapsed, st.host_pages_written);
+	else
+		print_human(s, &st, elapsed, st.host_pages_written);
+	replay_destroy(&s->rp);
+	ftl_destroy(s->ftl);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -695,6 +930,16 @@ int main(int argc, char **argv)
 		prog = slash ? slash + 1 : argv[0];
 	}
 	parse_args(&o, argc, argv);
+	memset(&s, 0, sizeof(s));
+	s.o = &o;
+	if (o.trace_dump) {
+		FILE *f = open_trace(o.trace);
+
+		for_each_request(&s, f, dump_one);
+		if (f != stdin)
+			fclose(f);
+		return 0;
+	}
 
 	ftl_config_init(&cfg, o.logical_pages);
 	cfg.page_size = o.page_size;
@@ -705,8 +950,6 @@ int main(int argc, char **argv)
 	cfg.gc_low_blocks = o.gc_low;
 	cfg.gc_high_blocks = o.gc_high;
 
-	memset(&s, 0, sizeof(s));
-	s.o = &o;
 	if (ftl_config_check(&cfg, &s.geo, &why)) {
 		fprintf(stderr, "%s: invalid geometry: %s\n", prog,
 			why ? why : "(no reason given)");
@@ -743,6 +986,8 @@ int main(int argc, char **argv)
 		memset(s.vset.pos, 0xff, s.geo.logical_pages * sizeof(u32));
 	}
 
+	if (o.trace)
+		return run_trace(&s);
 	if (o.fill) {
 		for (u64 lpn = 0; lpn < s.geo.logical_pages; lpn++)
 			sim_write(&s, lpn);

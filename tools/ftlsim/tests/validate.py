@@ -9,7 +9,9 @@
   4. Static wear leveling at least halves the erase-count spread under a
      hot/cold workload.
   plus command-line checks and, with --san, short runs of an ASan/UBSan
-  build per policy with ftl_check() at every sample.
+  build per policy with ftl_check() at every sample; and the trace replay
+  tests of trace_tests.py (parsers, bad lines, counters worked out by hand,
+  the guest tool iolog-replay on a file with --iolog-replay).
 
 Output: TAP-like "ok N - ..." / "not ok N - ..." lines carrying the numbers,
 last line "P passed, F failed"; exit status 1 if anything failed.
@@ -23,6 +25,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_tests  # noqa: E402
 
 FTLSIM = "./ftlsim"
 results = []  # (ok, text)
@@ -300,7 +305,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ftlsim", default="./ftlsim")
     ap.add_argument("--san", help="sanitizer build of ftlsim to smoke-test")
-    ap.add_argument("--only", help="comma list: model,trim,wl,cli,san")
+    ap.add_argument("--iolog-replay",
+                    help="host build of tests/vm/tools/iolog-replay.c")
+    ap.add_argument("--only",
+                    help="comma list: model,trim,wl,cli,san,trace")
     o = ap.parse_args()
     FTLSIM = o.ftlsim
     only = set(o.only.split(",")) if o.only else None
@@ -308,6 +316,8 @@ def main():
              ("wl", test_wear_leveling), ("cli", test_cli)]
     if o.san:
         tests.append(("san", lambda: test_sanitized(o.san)))
+    tests.append(("trace", lambda: trace_tests.run_trace_tests(
+        run, report, san=o.san, iolog_replay=o.iolog_replay)))
     for name, fn in tests:
         if only and name not in only:
             continue

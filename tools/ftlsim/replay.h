@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * replay.h - apply trace requests to the FTL core exactly as the ftlblk
+ * module applies block requests to it (module/main.c: ftlblk_rw,
+ * write_chunk, zero_range, zero_partial_page, unmap_pages).
+ */
+#ifndef FTLSIM_REPLAY_H
+#define FTLSIM_REPLAY_H
+
+#include "ftl.h"
+#include "trace.h"
+
+/* The module unmaps long discards in batches (FTLBLK_UNMAP_BATCH). */
+#define REPLAY_UNMAP_BATCH	1024
+
+/**
+ * struct replay - the module's view of a device, without data
+ * @ftl: the core
+ * @sectors_per_page: flash page size / 512, at most 32
+ * @capacity: device size in sectors
+ * @nonzero: per logical page, a bit per sector that may hold non-zero
+ *	data (every written sector is assumed to); 0 for unmapped pages.
+ *	It decides, like the module's memchr_inv(), whether a partial
+ *	discard leaves a page all zeroes (then it is unmapped)
+ * @read_requests: requests replayed, by type
+ * @write_requests: see @read_requests
+ * @discard_requests: see @read_requests (one range each)
+ * @read_sectors: sectors, by type
+ * @write_sectors: see @read_sectors
+ * @discard_sectors: see @read_sectors
+ * @sectors_zeroed: sectors of partly covered pages zeroed by discards,
+ *	as the module's sectors_zeroed
+ * @rmw_pages: page programs of partial pages (writes and discards)
+ */
+struct replay {
+	struct ftl *ftl;
+	u32 sectors_per_page;
+	u64 capacity;
+	u32 *nonzero;
+	u64 read_requests, write_requests, discard_requests;
+	u64 read_sectors, write_sectors, discard_sectors;
+	u64 sectors_zeroed;
+	u64 rmw_pages;
+};
+
+/**
+ * replay_init() - set up a replay on @ftl
+ * @r: replay to set up
+ * @ftl: core, freshly created (every page unmapped)
+ * @page_size: flash page size in bytes, 512..16384, a power of two
+ * @logical_pages: as configured
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int replay_init(struct replay *r, struct ftl *ftl, u32 page_size,
+		u64 logical_pages);
+void replay_destroy(struct replay *r);
+
+/* Write every logical page once (ftlsim --fill); counters are not reset. */
+int replay_fill(struct replay *r);
+
+/**
+ * replay_req() - apply one request
+ * @r: replay
+ * @req: request
+ * @why: receives a static reason on error
+ *
+ * Return: 0, or -ERANGE (beyond the device, nothing done) or the core's
+ * error.
+ */
+int replay_req(struct replay *r, const struct trace_req *req,
+	       const char **why);
+
+#endif /* FTLSIM_REPLAY_H */

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.h - parsers for block I/O traces, one line at a time.
+ *
+ * Formats: blkparse text (as `blkparse -i` prints it by default), fio
+ * iolog version 2 and 3, MSR Cambridge CSV. Every line becomes at most one
+ * request in 512-byte sectors; anything the parser cannot take is an
+ * error naming the line. Plain C with <stdint.h> only, so that the guest
+ * tool tests/vm/tools/iolog-replay.c compiles the very same parser.
+ */
+#ifndef FTLSIM_TRACE_H
+#define FTLSIM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum trace_format {
+	TRACE_BLKPARSE,
+	TRACE_IOLOG,
+	TRACE_MSR,
+};
+
+enum trace_op {
+	TRACE_READ,
+	TRACE_WRITE,
+	TRACE_DISCARD,
+};
+
+/**
+ * struct trace_req - one request of a trace
+ * @op: read, write or discard
+ * @sector: first 512-byte sector
+ * @nr_sects: length in sectors, > 0
+ * @file: iolog only: index of the file name in the parser's table (the
+ *	order of the "add" lines, or of first use); 0 otherwise
+ */
+struct trace_req {
+	enum trace_op op;
+	uint64_t sector;
+	uint64_t nr_sects;
+	unsigned int file;
+};
+
+#define TRACE_MAX_FILES	16
+#define TRACE_NAME_MAX	256
+
+/**
+ * struct trace_parser - state of one parse
+ * @format: the format being parsed
+ * @action: blkparse: the event letter that makes a request ('D' dispatch,
+ *	'C' completion, 'Q' queued bio)
+ * @line: number of the line last given to trace_parse_line(), from 1
+ * @iolog_version: 2 or 3 once the header was read, 0 before
+ * @have_dev: blkparse: a request line was seen, @dev_major/@dev_minor set
+ * @dev_major: blkparse: the device of the first request line
+ * @dev_minor: and its minor number
+ * @in_summary: blkparse: past the per-CPU summary that ends its output
+ * @nfiles: iolog: file names seen
+ * @files: iolog: the names
+ * @skipped: lines that were valid but make no request (flushes, file
+ *	actions, other blkparse events, headers, comments)
+ * @err: after an error, the reason (without the line number)
+ */
+struct trace_parser {
+	enum trace_format format;
+	char action;
+	uint64_t line;
+	int iolog_version;
+	bool have_dev;
+	unsigned int dev_major, dev_minor;
+	bool in_summary;
+	unsigned int nfiles;
+	char files[TRACE_MAX_FILES][TRACE_NAME_MAX];
+	uint64_t skipped;
+	char err[160];
+};
+
+/* "blkparse", "iolog", "msr"; -1 for anything else. */
+int trace_format_parse(const char *name);
+const char *trace_format_name(enum trace_format format);
+const char *trace_op_name(enum trace_op op);
+
+/* @action: blkparse event letter, 0 for the default ('D'). */
+void trace_parser_init(struct trace_parser *p, enum trace_format format,
+		       char action);
+
+/**
+ * trace_parse_line() - parse the next line
+ * @p: parser
+ * @s: the line, without its newline; need not be NUL-terminated
+ * @len: its length in bytes
+ * @req: receives the request
+ *
+ * Return: 1 with *@req filled, 0 for a line that makes no request, -1 on
+ * an error (reason in @p->err, line number in @p->line).
+ */
+int trace_parse_line(struct trace_parser *p, const char *s, size_t len,
+		     struct trace_req *req);
+
+#endif /* FTLSIM_TRACE_H */
