@@ -811,10 +811,16 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       "GC low/high %u/%u\n", s->geo.physical_blocks,
 	       s->geo.logical_blocks, s->geo.spare_blocks, s->geo.open_blocks,
 	       s->geo.gc_low_blocks, s->geo.gc_high_blocks);
-	printf("run:       policy %s, workload %s, wl-threshold %u, trim %.3g, "
-	       "seed %llu%s\n", ftl_policy_name(o->policy),
-	       workload_name(o, wbuf, sizeof(wbuf)), o->wl_threshold,
-	       o->trim_fraction, (ULL)o->seed, o->fill ? ", filled first" : "");
+	if (o->trace)
+		printf("run:       policy %s, wl-threshold %u, trace replay%s\n",
+		       ftl_policy_name(o->policy), o->wl_threshold,
+		       o->fill ? ", filled first" : "");
+	else
+		printf("run:       policy %s, workload %s, wl-threshold %u, "
+		       "trim %.3g, seed %llu%s\n", ftl_policy_name(o->policy),
+		       workload_name(o, wbuf, sizeof(wbuf)), o->wl_threshold,
+		       o->trim_fraction, (ULL)o->seed,
+		       o->fill ? ", filled first" : "");
 	if (o->trace) {
 		const struct replay *r = &s->rp;
 
