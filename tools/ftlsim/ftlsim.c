@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ftl.h"
+#include "../../ftl/ftl.h"	/* by path: tests/vm/tools/ftlsim.c */
 #include "replay.h"
 #include "trace.h"
 
@@ -100,6 +100,15 @@ static inline u64 rng_below(struct rng *r, u64 n)
 	return (u64)(((unsigned __int128)rng_next(r) * n) >> 64);
 }
 
+/*
+ * Round a non-negative count to the nearest integer, halves up (as
+ * llround); no libm, so that tests/vm/tools/ftlsim.c links without -lm.
+ */
+static u64 round_u64(double x)
+{
+	return x > 0 ? (u64)(x + 0.5) : 0;
+}
+
 /* Probability p in [0, 1] as a threshold on a 64-bit draw. */
 static u64 prob_threshold(double p)
 {
@@ -107,7 +116,7 @@ static u64 prob_threshold(double p)
 		return 0;
 	if (p >= 1)
 		return U64_MAX;
-	return (u64)ldexp(p, 64);
+	return (u64)(p * 18446744073709551616.0);	/* p * 2^64, exact */
 }
 
 /* ---- the set of valid (mapped) logical pages, for trims --------------- */
@@ -975,7 +984,7 @@ int main(int argc, char **argv)
 	s.trim_thresh = prob_threshold(o.trim_fraction);
 	s.track = o.trim_fraction > 0;
 	if (o.workload == WL_HOTCOLD) {
-		s.hot_n = (u64)llround(s.geo.logical_pages * o.hot_pct / 100);
+		s.hot_n = round_u64(s.geo.logical_pages * o.hot_pct / 100);
 		if (s.hot_n < 1)
 			s.hot_n = 1;
 		if (s.hot_n > s.geo.logical_pages)
@@ -999,13 +1008,13 @@ int main(int argc, char **argv)
 			sim_write(&s, lpn);
 	}
 	if (o.warmup > 0)
-		run_writes(&s, (u64)llround(o.warmup * s.geo.logical_pages));
+		run_writes(&s, round_u64(o.warmup * s.geo.logical_pages));
 	if (o.check)
 		check_or_die(&s, "after fill and warmup");
 	ftl_reset_stats(s.ftl);
 	s.trims = 0;
 
-	total = (u64)llround(o.writes * s.geo.logical_pages);
+	total = round_u64(o.writes * s.geo.logical_pages);
 	interval = o.csv_interval ? o.csv_interval : (total + 99) / 100;
 	if (!interval)
 		interval = 1;

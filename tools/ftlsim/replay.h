@@ -7,7 +7,7 @@
 #ifndef FTLSIM_REPLAY_H
 #define FTLSIM_REPLAY_H
 
-#include "ftl.h"
+#include "../../ftl/ftl.h"
 #include "trace.h"
 
 /* The module unmaps long discards in batches (FTLBLK_UNMAP_BATCH). */
