@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench fuzz check-debug mutants clean
+	demo bench fuzz check-debug mutants deb clean
 
 all: module ftlsim
 
@@ -65,7 +65,15 @@ fuzz:
 mutants: deps
 	scripts/mutants $(MUTANTS)
 
+# make deb [OUT=DIR]: ftlblk-dkms_<version>_all.deb (module and FTL core
+# sources + dkms.conf) and ftlblk-tools_<version>_<arch>.deb (ftlsim, man
+# page), built with dpkg-buildpackage/debhelper/dh-dkms in a temporary copy;
+# into DIR, default the top directory. Install: apt install ./ftlblk-dkms_*.deb
+deb: deps
+	scripts/build-deb $(if $(OUT),'$(OUT)')
+
 clean:
 	$(MAKE) -C module clean
+	rm -f ftlblk-dkms_*.deb ftlblk-tools_*.deb
 	$(MAKE) -C ftl clean
 	$(MAKE) -C tools/ftlsim clean
