@@ -1,0 +1,95 @@
+#!/bin/sh
+# A long discard does not stall other I/O: a whole-device discard of a full
+# 512 MiB device unmaps 131072 pages in batches of 1024 per hold of the
+# device lock (FTLBLK_UNMAP_BATCH), so 4 KiB O_DIRECT reads issued
+# meanwhile wait at most about one batch. The slowest read during the
+# discard must take at most a quarter of the discard's duration; if the
+# discard held the lock in one go, some read would wait for nearly all of
+# it. Timings under TCG are noisy, so this runs 3 times and the best round
+# counts, and the discard must take >= 100 ms for the check to mean
+# anything.
+#
+# With the scheduler "none": requests are issued directly from each
+# submitter, so a read runs queue_rq beside the discard. With mq-deadline
+# (the kernel's default for a single hardware queue) a BLK_MQ_F_BLOCKING
+# queue is dispatched from one kblockd work item per hardware queue, so a
+# read queued behind a running discard waits for all of it, batches or not;
+# that round is measured and reported (diag) but not checked.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+need_module ftlblk
+need_cmd blkdiscard readlat
+plan 10
+
+cleanup() {
+	for _p in $BG; do kill "$_p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -d "$CFS/lat" ] && rmdir "$CFS/lat"
+	rm -f /tmp/lat-*
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+BG=
+trap cleanup EXIT
+# Milliseconds since boot (10 ms resolution).
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# round: fill the device, then read it at random during a whole-device
+# discard; sets td (ms), max (us), n (reads), and appends failures to bad.
+round() {
+	dd if=/dev/zero of=/dev/"$L" bs=1M count=512 oflag=direct 2>/dev/null || bad="$bad fill"
+	[ "$(st "$L" valid_pages)" = 131072 ] || bad="$bad filled=$(st "$L" valid_pages)"
+	rm -f /tmp/lat-stop
+	readlat /dev/"$L" /tmp/lat-stop > /tmp/lat-disc 2>&1 &
+	BG=$!
+	sleep 0.5
+	t0=$(ms)
+	blkdiscard -f /dev/"$L" 2>/dev/null || bad="$bad blkdiscard"
+	t1=$(ms)
+	touch /tmp/lat-stop
+	wait $BG || bad="$bad readlat"
+	BG=
+	[ "$(st "$L" valid_pages)" = 0 ] || bad="$bad left=$(st "$L" valid_pages)"
+	td=$((t1 - t0))
+	max=$(sed -n 's/.*max_us=\([0-9]*\).*/\1/p' /tmp/lat-disc)
+	n=$(sed -n 's/reads=\([0-9]*\).*/\1/p' /tmp/lat-disc)
+}
+
+ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
+L=$(mkdev lat size=512 blocksize=4096)
+ok "device $L (512 MiB, 131072 pages)" test -b "/dev/$L"
+ok "scheduler none" sh -c "echo none > /sys/block/$L/queue/scheduler"
+is "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/"$L"/queue/scheduler)" none "scheduler none selected"
+
+# Baseline: 2 s of reads alone.
+rm -f /tmp/lat-stop
+readlat /dev/"$L" /tmp/lat-stop > /tmp/lat-base 2>&1 &
+BG=$!
+sleep 2
+touch /tmp/lat-stop
+wait $BG
+BG=
+diag "reads alone: $(cat /tmp/lat-base)"
+
+bad='' best='' short='' noreads=''
+for i in 1 2 3; do
+	round
+	diag "round $i: slowest of $n reads during a $td ms discard: $max us"
+	[ "$td" -ge 100 ] || short="$short $td"
+	[ "${n:-0}" -gt 0 ] || noreads="$noreads $i"
+	# ratio of the slowest read to the discard, in thousandths
+	r=$((${max:-999999999} / (td > 0 ? td : 1)))
+	[ -z "$best" ] || [ "$r" -lt "$best" ] && best=$r
+done
+is "$bad" "" "3 rounds: fill 512 MiB, discard it all while reading (every step succeeded, all pages unmapped)"
+is "$noreads" "" "reads went on during every discard"
+is "$short" "" "every discard took >= 100 ms"
+ok "best round: slowest read <= 1/4 of the discard ($best/1000)" test "$best" -le 250
+
+echo mq-deadline > /sys/block/"$L"/queue/scheduler 2>/dev/null &&
+	round && diag "mq-deadline (not checked): slowest of $n reads during a $td ms discard: $max us"
+
+rmdir "$CFS/lat"
+rm -f /tmp/lat-*
+ok "modprobe -r ftlblk" modprobe -r ftlblk
+check_dmesg
+done_testing
