@@ -25,7 +25,7 @@ DISCARD_STATS="discard_requests discard_ranges discard_sectors pages_discarded v
 page_sums() {
 	for _p; do
 		dd if="/dev/$D" bs=4096 skip="$_p" count=1 iflag=direct 2>/dev/null | md5sum
-	done | tr -s ' -\n' ' '
+	done | awk '{ printf "%s%s", NR > 1 ? " " : "", $1 } END { print "" }'
 }
 
 # Non-zero bytes in COUNT 512-byte sectors of /dev/$D from sector SKIP.
