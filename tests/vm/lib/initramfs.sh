@@ -19,13 +19,14 @@ VM_TOOLS=(
 	blktrace blkparse btt sfdisk
 	kmod perf
 	ftl_format ftl_check mtdinfo
+	mount umount
 )
-VM_TOOLS_REQUIRED="dash bash fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check"
+VM_TOOLS_REQUIRED="dash bash mount umount fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check"
 
 # In-tree modules (their dependency closure, softdeps included, is added).
 VM_KMODS=(
 	configfs null_blk brd zram loop
-	vfat fat nls_cp437 nls_iso8859_1 nls_utf8 ext4
+	vfat fat nls_ascii nls_cp437 nls_iso8859_1 nls_utf8 ext4
 	ahci libahci libata sd_mod
 	virtio_pci virtio_blk virtio_console
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
@@ -126,6 +127,19 @@ base_build() {
 	# blkdiscard, losetup, modprobe, mkfs.vfat... would be busybox's.
 	rm -f "$r/bin/sh"
 	ln -s "$(PATH=/usr/bin:/bin command -v dash)" "$r/bin/sh"
+	# glibc's iconv modules for the DOS code pages mkfs.fat/fsck.fat
+	# convert volume labels and names with (else: "Cannot initialize
+	# conversion from codepage 850").
+	local gconv=/usr/lib/x86_64-linux-gnu/gconv
+	if [ -d "$gconv" ]; then
+		mkdir -p "$r$gconv"
+		cp -a "$gconv"/gconv-modules* "$r$gconv/"
+		for t in IBM437 IBM850 ISO8859-1; do
+			if [ -f "$gconv/$t.so" ]; then
+				cp "$gconv/$t.so" "$r$gconv/"
+			fi
+		done
+	fi
 	# terminfo for bash's line editing in --shell
 	for t in l/linux v/vt100 v/vt220 x/xterm x/xterm-256color d/dumb; do
 		[ -f "/usr/share/terminfo/$t" ] && p=/usr/share/terminfo/$t ||
