@@ -1,0 +1,135 @@
+#!/bin/sh
+# ftlsim and the module are one FTL: the same fio iolog (random whole- and
+# partial-page writes, reads, discards of partial and whole pages, enough
+# writes for garbage collection and static wear leveling) is replayed on
+# ftlblk by iolog-replay (one request at a time, O_DIRECT, trims as
+# BLKDISCARD) and by `ftlsim --trace` with the same geometry, and the
+# module's counters must EQUAL the simulator's. Four geometries: each GC
+# policy, 4 and 8 KiB pages, blocks of 8 and 16 pages, non-default GC
+# watermarks, one log in iolog version 3. Also: a request beyond the
+# device stops both tools with the line number.
+#
+# Exact equality holds because iolog-replay writes non-zero bytes in every
+# sector (ftlsim's "all zeroes" rule, tools/ftlsim/README.md) and requests
+# stay below the block layer's 255-sector split (splits are page-aligned
+# anyway) and are never merged (one at a time).
+# shellcheck source=lib.sh
+. /tests/lib.sh
+need_module ftlblk
+need_cmd iolog-replay ftlsim awk
+plan 46
+
+cleanup() {
+	for n in tr0 tr1 tr2 tr3 tr4; do
+		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
+	done
+	rm -f /tmp/tr.iolog /tmp/tr3.iolog /tmp/tr.json /tmp/tr.err /tmp/bad.iolog
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+
+SIZE=4		# MiB
+CAP=$((SIZE * 2048))	# sectors
+# gen SEED OPS: a fio v2 iolog on /dev/x for a CAP-sector device.
+gen() {
+	awk -v seed="$1" -v n="$2" -v C="$CAP" '
+	function rnd(k) { return int(rand() * k) }	# 0..k-1
+	function out(op, off, len) {
+		if (off + len > C)
+			off = C - len
+		printf "/dev/x %s %d %d\n", op, off * 512, len * 512
+	}
+	BEGIN {
+		srand(seed)
+		print "fio version 2 iolog"
+		print "/dev/x add"
+		print "/dev/x open"
+		hot = C / 4
+		for (i = 0; i < n; i++) {
+			r = rand()
+			if (r < 0.35) {		# whole 4 KiB units, hot quarter
+				len = 8 * (1 + rnd(4))
+				out("write", 8 * rnd((hot - len) / 8 + 1), len)
+			} else if (r < 0.70) {	# any sectors, anywhere
+				len = 1 + rnd(64)
+				out("write", rnd(C - len + 1), len)
+			} else if (r < 0.85) {
+				len = 1 + rnd(128)
+				out("read", rnd(C - len + 1), len)
+			} else if (r < 0.95) {	# mostly partial pages
+				len = 1 + rnd(24)
+				out("trim", rnd(C - len + 1), len)
+			} else {		# whole pages and their edges
+				len = 8 + rnd(121)
+				out("trim", rnd(C - len + 1), len)
+			}
+		}
+		print "/dev/x close"
+	}'
+}
+
+ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
+gen 85 4000 > /tmp/tr.iolog
+# the same requests as iolog version 3 (a millisecond stamp per line)
+awk 'NR == 1 { print "fio version 3 iolog"; next } { print NR " " $0 }' \
+	/tmp/tr.iolog > /tmp/tr3.iolog
+is "$(grep -c ' write ' /tmp/tr.iolog) $(grep -c ' trim ' /tmp/tr.iolog) $(grep -c ' read ' /tmp/tr.iolog)" \
+	"$(awk '/ write /{w++} / trim /{t++} / read /{r++} END {print w+0, t+0, r+0}' /tmp/tr.iolog)" \
+	"iolog of 4000 requests: $(grep -c ' write ' /tmp/tr.iolog) writes, $(grep -c ' trim ' /tmp/tr.iolog) trims, $(grep -c ' read ' /tmp/tr.iolog) reads"
+
+# json FIELD: a number from /tmp/tr.json (ftlsim --json)
+json() { sed -n "s/^  \"$1\": \\([0-9]*\\),*\$/\\1/p" /tmp/tr.json; }
+
+# replay NAME LOG "module attributes" "ftlsim flags"
+replay() {
+	_name=$1 _log=$2 _attrs=$3 _flags=$4
+	# shellcheck disable=SC2086 # word splitting of the attribute list
+	D=$(mkdev "$_name" size=$SIZE $_attrs)
+	if ! test -b "/dev/$D"; then
+		fail "$_name: device created ($_attrs)"
+		return
+	fi
+	pass "$_name: /dev/$D ($_attrs)"
+	echo 1 > "/sys/block/$D/ftl/reset_stats"	# the partition scan read
+	ok "$_name: iolog-replay $(basename "$_log") --redirect /dev/$D" \
+		iolog-replay "$_log" --redirect "/dev/$D"
+	# shellcheck disable=SC2086 # word splitting of the flag list
+	ok "$_name: ftlsim --trace $(basename "$_log") $_flags" sh -c \
+		"ftlsim --size ${SIZE}M $_flags --trace $_log --trace-format iolog --json > /tmp/tr.json"
+	for c in host_pages_written nand_pages_written gc_relocations erases pages_discarded; do
+		is "$(st "$D" $c)" "$(json $c)" "$_name: $c equal: module $(st "$D" $c), ftlsim $(json $c)"
+	done
+	m="" s=""
+	for c in host_pages_read unmapped_reads valid_pages_discarded sectors_zeroed \
+		discard_requests discard_sectors gc_runs wl_relocations wl_runs valid_pages free_blocks; do
+		m="$m $c=$(st "$D" $c)"
+		s="$s $c=$(json $c)"
+	done
+	is "$m" "$s" "$_name: the other counters equal too:$m"
+	WL_RUNS=$(st "$D" wl_runs)
+	ok "$_name: GC relocated pages ($(st "$D" gc_relocations)), not a trivial run" \
+		test "$(st "$D" gc_relocations)" -gt 0
+	echo 0 > "$CFS/$_name/power"
+}
+
+replay tr0 /tmp/tr.iolog "pages_per_block=16 op_percent=10 gc_policy=greedy wl_threshold=4" \
+	"--pages-per-block 16 --op-percent 10 --policy greedy --wl-threshold 4"
+ok "tr0: static wear leveling ran ($WL_RUNS runs) and still matched" test "$WL_RUNS" -gt 0
+replay tr1 /tmp/tr.iolog "pages_per_block=16 op_percent=10 gc_policy=fifo" \
+	"--pages-per-block 16 --op-percent 10 --policy fifo"
+replay tr2 /tmp/tr.iolog "pages_per_block=8 op_percent=20 gc_policy=cost-benefit gc_low_blocks=3 gc_high_blocks=5" \
+	"--pages-per-block 8 --op-percent 20 --policy cost-benefit --gc-low 3 --gc-high 5"
+replay tr3 /tmp/tr3.iolog "page_size=8192 pages_per_block=16 op_percent=12 gc_policy=greedy" \
+	"--page-size 8192 --pages-per-block 16 --op-percent 12 --policy greedy"
+
+# A request beyond the device: both tools stop at that line, exit 1.
+D=$(mkdev tr4 size=$SIZE pages_per_block=16 op_percent=10)
+{ head -n 10 /tmp/tr.iolog; echo "/dev/x trim $((CAP * 512)) 4096"; } > /tmp/bad.iolog
+iolog-replay /tmp/bad.iolog --redirect "/dev/$D" 2> /tmp/tr.err
+is "$? $(grep -c 'bad.iolog:11: discard of 4096 bytes' /tmp/tr.err)" "1 1" \
+	"iolog-replay: trim beyond the device fails at line 11: $(cat /tmp/tr.err)"
+ftlsim --size ${SIZE}M --pages-per-block 16 --op-percent 10 --trace /tmp/bad.iolog --trace-format iolog > /dev/null 2> /tmp/tr.err
+is "$? $(grep -c 'bad.iolog:11: discard' /tmp/tr.err)" "1 1" \
+	"ftlsim: the same line 11: $(cat /tmp/tr.err)"
+check_dmesg
+done_testing
