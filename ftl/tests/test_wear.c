@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_wear.c - dynamic wear leveling, checked block by block.
+ * test_wear.c - the free pool, checked block by block: dynamic wear
+ * leveling and the GC watermarks.
  *
  * The core promises that a host write which needs a new block gets the
  * least worn free block (the free pool is a min-heap on erase counts). The
@@ -9,6 +10,11 @@
  * open_free_block() did, see tests/mutants/). Here every new host block is
  * compared with the free pool at that moment: the blocks with no page
  * programmed since their last erase (the shadow tracks programs).
+ *
+ * Likewise GC must go on until gc_high_blocks are free, not stop at
+ * gc_low_blocks (a mutant of gc_run() that did passed test_api's watermark
+ * test, which only checks that GC ran): after every write that collected,
+ * the pool holds at least gc_high_blocks - 1 blocks (the host took one).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,12 +128,60 @@ static void test_host_opens_least_worn_cost_benefit(void **state)
 	check_host_opens(FTL_GC_COST_BENEFIT, 16, 1024, 20, 4, 9, 100, 20 * 1024);
 }
 
+static void check_watermarks(enum ftl_gc_policy policy, u32 low, u32 high)
+{
+	struct ftl_config cfg;
+	struct ftl_stats st;
+	struct shadow sh;
+	u64 i, runs = 0, gcs = 0;
+	int err;
+
+	ftl_config_init(&cfg, 256);
+	cfg.pages_per_block = 8;
+	cfg.op_percent = 30;	/* 10 spare blocks */
+	cfg.gc_policy = policy;
+	cfg.gc_low_blocks = low;
+	cfg.gc_high_blocks = high;
+	err = shadow_init(&sh, &cfg);
+	if (err)
+		fail_msg("shadow_init: %d", err);
+	for (i = 0; i < 30 * 256; i++) {
+		OK(&sh, shadow_write(&sh, i < 256 ? i : rnd_below(&rng_state, 256)));
+		ftl_get_stats(sh.ftl, &st);
+		if (st.free_blocks + 1 < low)
+			fail_msg("write %llu: %llu free blocks, below gc_low_blocks %u - 1",
+				 (unsigned long long)i,
+				 (unsigned long long)st.free_blocks, low);
+		if (st.gc_runs == runs)
+			continue;
+		runs = st.gc_runs;
+		gcs++;
+		if (st.free_blocks + 1 < high)
+			fail_msg("write %llu collected, then %llu free blocks: GC stopped below gc_high_blocks %u",
+				 (unsigned long long)i,
+				 (unsigned long long)st.free_blocks, high);
+	}
+	OK(&sh, shadow_verify(&sh));
+	OK(&sh, shadow_fini(&sh));
+	assert_true(gcs > 20);
+}
+
+static void test_gc_reaches_high_watermark(void **state)
+{
+	(void)state;
+	check_watermarks(FTL_GC_GREEDY, 3, 7);
+	check_watermarks(FTL_GC_FIFO, 2, 6);
+	check_watermarks(FTL_GC_COST_BENEFIT, 4, 8);
+	check_watermarks(FTL_GC_GREEDY, 2, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_opens_least_worn_greedy),
 		cmocka_unit_test(test_host_opens_least_worn_fifo),
 		cmocka_unit_test(test_host_opens_least_worn_cost_benefit),
+		cmocka_unit_test(test_gc_reaches_high_watermark),
 	};
 
 	return cmocka_run_group_tests_name("wear", tests, NULL, NULL);
