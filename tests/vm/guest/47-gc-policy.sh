@@ -7,13 +7,17 @@
 # block first, which holds cold data, and relocates it. The cold data reads
 # back unchanged after FIFO moved it. (Caught the mutant that drops
 # fcfg->gc_policy in ftlblk_config_to_ftl(): every device ran greedy.)
+# The same workload with gc_low_blocks=3 gc_high_blocks=6 leaves at least
+# 2 blocks free at any time (GC collects up to 6 once fewer than 3 are free
+# and the host takes one at a time); with the default watermarks (2 and 2),
+# which a device gets if the attributes never reach the FTL, it is 1.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-plan 19
+plan 23
 
 cleanup() {
-	for p in greedy fifo cost-benefit; do
+	for p in greedy fifo cost-benefit wm; do
 		[ -d "$CFS/gp-$p" ] && rmdir "$CFS/gp-$p"
 	done
 	rm -f /tmp/gp.ref
@@ -53,7 +57,24 @@ done
 		test "$rel_fifo" -ge 16
 }
 
-for p in greedy fifo cost-benefit; do rmdir "$CFS/gp-$p"; done
+# ---- GC watermarks ----------------------------------------------------------
+W=$(mkdev gp-wm size=4 blocksize=4096 pages_per_block=16 op_percent=20 \
+	gc_low_blocks=3 gc_high_blocks=6 wl_threshold=0)
+ok "watermarks: device $W (13 spare blocks)" test -b "/dev/$W"
+dd if=/tmp/gp.ref of="/dev/$W" bs=64k oflag=direct 2>/dev/null
+low=$(st "$W" free_blocks)
+i=0
+while [ $i -lt 40 ]; do
+	dd if=/tmp/gp.ref of="/dev/$W" bs=64k count=1 oflag=direct 2>/dev/null
+	f=$(st "$W" free_blocks)
+	[ "$f" -lt "$low" ] && low=$f
+	i=$((i + 1))
+done
+ok "watermarks: GC ran ($(st "$W" gc_runs) runs)" test "$(st "$W" gc_runs)" -gt 0
+ok "watermarks: never fewer than gc_low_blocks - 1 = 2 blocks free (fewest: $low)" test "$low" -ge 2
+ok "watermarks: $W reads back the reference" cmp "/dev/$W" /tmp/gp.ref
+
+for p in greedy fifo cost-benefit wm; do rmdir "$CFS/gp-$p"; done
 ok "modprobe -r ftlblk" modprobe -r ftlblk
 check_dmesg
 done_testing
