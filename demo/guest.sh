@@ -7,6 +7,9 @@
 #   /out/REGIME.csv    statistics sampled during the run (demo-workload)
 #   /out/REGIME.final  every file of /sys/block/ftlblk0/ftl after umount,
 #                      as NAME=VALUE, plus the regime's settings and times
+#   /out/traces/REGIME.blkparse  every request the device was given, from
+#                      mkfs to umount (blktrace, dispatch events, blkparse
+#                      text), for `ftlsim --trace` to replay
 # Progress lines go to stdout (the results channel, shown live by demo/run).
 #
 # Environment (from demo/run): SIZE OP POLICY WRITES FILL SEED FS
@@ -23,7 +26,33 @@ status=0
 say() { echo "demo: $*"; }
 fail() { echo "demo: FAILED: $*"; status=1; }
 
-mkdir -p "$MNT" /out
+mkdir -p "$MNT" /out/traces /tmp/bt
+
+# Record what reaches the device from before mkfs: dispatched requests (D,
+# what queue_rq receives; replayed by ftlsim they give exactly the module's
+# counters, tests/vm/host/demo-smoke.sh). Only issue events are collected,
+# so the buffers do not overflow.
+trace_start() {
+	blktrace -d "$DEV" -a issue -b 1024 -n 8 -D /tmp/bt -o "$1" \
+		>"/tmp/bt/$1.log" 2>&1 &
+	btpid=$!
+	# blktrace has started when its per-CPU files exist.
+	i=0
+	until [ -e "/tmp/bt/$1.blktrace.0" ] || [ $i -ge 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+trace_stop() {
+	kill -INT "$btpid" && wait "$btpid"
+	if grep -qE 'dropped [1-9]|You have [1-9]' "/tmp/bt/$1.log"; then
+		fail "$1: blktrace dropped events: $(grep -E 'dropped|You have' "/tmp/bt/$1.log")"
+	fi
+	blkparse -q -i "$1" -D /tmp/bt -o "/out/traces/$1.blkparse" >/dev/null ||
+		fail "$1: blkparse"
+	rm -f /tmp/bt/"$1".blktrace.*
+}
+trace_abort() { kill -INT "$btpid"; wait "$btpid"; }
 
 # regime FS MODE   (MODE: nodiscard | discard | fstrim)
 regime() {
@@ -40,6 +69,7 @@ regime() {
 		return
 	fi
 	[ -b "$DEV" ] || { fail "$name: no $DEV"; rmmod ftlblk; return; }
+	trace_start "$name"
 	case $fs in
 	vfat)	# 4 KiB clusters = one flash page, so a freed cluster is a
 		# whole page the device can drop (mkfs.fat aligns the data area
@@ -52,10 +82,11 @@ regime() {
 		# (a kernel thread writing inode tables in the middle).
 		mkfs.ext4 -q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 \
 			"$DEV" ;;
-	*)	fail "unknown FS $fs"; rmmod ftlblk; return ;;
-	esac || { fail "$name: mkfs.$fs"; rmmod ftlblk; return; }
+	*)	fail "unknown FS $fs"; trace_abort; rmmod ftlblk; return ;;
+	esac || { fail "$name: mkfs.$fs"; trace_abort; rmmod ftlblk; return; }
 	if ! mount -t "$fs" ${mopt:+-o "$mopt"} "$DEV" "$MNT"; then
 		fail "$name: mount -t $fs ${mopt:+-o $mopt}"
+		trace_abort
 		rmmod ftlblk
 		return
 	fi
@@ -67,6 +98,7 @@ regime() {
 		fail "$name: workload"
 	umount "$MNT" || fail "$name: umount"
 	t1=$(date +%s)
+	trace_stop "$name"
 	{
 		echo "regime=$name"
 		echo "fs=$fs"

@@ -28,7 +28,7 @@ stat_of() {	# REGIME NAME: the value the guest recorded from the device
 	sed -n "s/^$2=//p" "$out/data/$1.final" 2>/dev/null | head -n 1
 }
 
-echo "1..9"
+echo "1..12"
 log=$out/demo.log
 VM_TIMEOUT=600 "$top/demo/run" SIZE=64 WRITES=2 SEED=7 OUT="$out" >"$log" 2>&1
 rc=$?
@@ -65,6 +65,26 @@ point "-o discard: pages_discarded = pages the deleted files held (got '$d', del
 
 t=$(stat_of vfat-fstrim pages_discarded)
 point "fstrim: pages_discarded > 0 (got '$t')" [ "${t:-0}" -gt 0 ]
+
+# ftlsim and the module are one FTL: replaying the requests each regime
+# sent to the device (blktrace in the guest, dispatch events, saved by the
+# demo in OUT/traces) through ftlsim with the demo's geometry must give the
+# kernel's WAF within 1 %, and the same host pages written and discarded.
+make -s -C "$top/tools/ftlsim" >/dev/null 2>&1
+for r in vfat-nodiscard vfat-discard vfat-fstrim; do
+	k="$(stat_of "$r" waf) $(stat_of "$r" host_pages_written) $(stat_of "$r" pages_discarded)"
+	s=$("$top/tools/ftlsim/ftlsim" --trace "$out/traces/$r.blkparse" \
+		--trace-format blkparse --size 64M --json 2>"$out/$r.sim.err" |
+		python3 -c 'import json, sys; d = json.load(sys.stdin)
+print("%.3f %d %d" % (d["waf"], d["host_pages_written"], d["pages_discarded"]))' 2>/dev/null)
+	same=false
+	python3 -c "import sys; k, s = '$k'.split(), '$s'.split()
+sys.exit(not (len(k) == len(s) == 3 and k[1:] == s[1:] and
+              abs(float(s[0]) - float(k[0])) <= 0.01 * float(k[0])))" 2>/dev/null &&
+		same=true
+	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): kernel '$k', ftlsim '$s'" $same
+	$same || head -n 5 "$out/$r.sim.err" | sed 's/^/#   /'
+done
 
 # waf is printed with 3 decimals: compare as integers in thousandths
 w_nd=$(stat_of vfat-nodiscard waf) w_d=$(stat_of vfat-discard waf)
