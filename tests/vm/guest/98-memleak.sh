@@ -10,7 +10,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio blkdiscard blkop
-plan 10
+plan 11
 
 MIB=256		# 65536 data pages: leaking 1 in 32 exceeds the tolerance
 TOL_PAGES=1024	# 4 MiB; measured noise ~100 pages, metadata of this device ~600
@@ -36,6 +36,12 @@ free_pages() {
 	done
 	echo "$_cur"
 }
+
+cleanup() {
+	[ -d "$CFS/leak" ] && { echo 0 >"$CFS/leak/power"; rmdir "$CFS/leak"; }
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
 
 base=$(free_pages)
 ok "modprobe ftlblk size=$MIB pages_per_block=64" \
@@ -67,9 +73,10 @@ ok "a full discard gave back the data memory ($((base - empty)) pages still used
 	test $((base - empty)) -le $TOL_PAGES
 
 # A configfs device that is removed with data in it, then the module.
-dev=$(mkdev leak size=32 pages_per_block=16) &&
-	dd if=/dev/urandom of="/dev/$dev" bs=1M count=32 oflag=direct status=none &&
-	echo 0 >"$CFS/leak/power" && rmdir "$CFS/leak"
+dev=$(mkdev leak size=32 pages_per_block=16)
+ok "a configfs device is filled, powered off and removed" sh -c "
+	dd if=/dev/urandom of=/dev/$dev bs=1M count=32 oflag=direct status=none &&
+	echo 0 >$CFS/leak/power && rmdir $CFS/leak"
 dd if=/dev/urandom of=/dev/ftlblk0 bs=1M count=64 oflag=direct status=none
 ok "modprobe -r ftlblk with data on the device" modprobe -r ftlblk
 gone=$(free_pages)

@@ -70,11 +70,17 @@ point "fstrim: pages_discarded > 0 (got '$t')" [ "${t:-0}" -gt 0 ]
 # sent to the device (blktrace in the guest, dispatch events, saved by the
 # demo in OUT/traces) through ftlsim with the demo's geometry must give the
 # kernel's WAF within 1 %, and the same host pages written and discarded.
-make -s -C "$top/tools/ftlsim" >/dev/null 2>&1
+make -s -C "$top/tools/ftlsim" >"$out/ftlsim-build.log" 2>&1 ||
+	sed 's/^/# ftlsim build: /' "$out/ftlsim-build.log"
 for r in vfat-nodiscard vfat-discard vfat-fstrim; do
 	k="$(stat_of "$r" waf) $(stat_of "$r" host_pages_written) $(stat_of "$r" pages_discarded)"
+	# the geometry the guest recorded for this regime
 	s=$("$top/tools/ftlsim/ftlsim" --trace "$out/traces/$r.blkparse" \
-		--trace-format blkparse --size 64M --json 2>"$out/$r.sim.err" |
+		--trace-format blkparse --size "$(stat_of "$r" size_mib)M" \
+		--op-percent "$(stat_of "$r" op_percent)" \
+		--policy "$(stat_of "$r" gc_policy)" \
+		--pages-per-block "$(stat_of "$r" pages_per_block)" \
+		--json 2>"$out/$r.sim.err" |
 		python3 -c 'import json, sys; d = json.load(sys.stdin)
 print("%.3f %d %d" % (d["waf"], d["host_pages_written"], d["pages_discarded"]))' 2>/dev/null)
 	same=false

@@ -30,7 +30,7 @@ awk '/^```/ { if (inblk) exit; getline first
 		next }
 	inblk' "$top/README.md" >"$work/block.sh"
 nlines=$(grep -cv '^#' "$work/block.sh")
-tap $([ "$nlines" -ge 3 ]; echo $?) "README has the '# inside the VM' block ($nlines commands)" \
+tap "$([ "$nlines" -ge 3 ]; echo $?)" "README has the '# inside the VM' block ($nlines commands)" \
 	"$(cat "$work/block.sh")"
 sed 's/^/#   /' "$work/block.sh"
 
@@ -62,7 +62,7 @@ exec 3>&-
 # paste, colours), as the user would read it.
 tr -d '\r' <"$work/out" | sed 's/\x1b\[[?0-9;]*[a-zA-Z]//g' >"$work/out.clean"
 out=$work/out.clean
-tap $([ $rc = 0 ]; echo $?) "the VM powered off when the shell exited (status $rc)" \
+tap "$([ $rc = 0 ]; echo $?)" "the VM powered off when the shell exited (status $rc)" \
 	"$(tail -n 20 "$out")"
 grep -q '^ftlblk loaded' "$out"
 tap $? "ftlblk was loaded in the shell"
@@ -70,15 +70,15 @@ tap $? "ftlblk was loaded in the shell"
 # unsigned, which the kernel notes once.
 errs=$(grep -vE '^\[ *[0-9]+\.[0-9]+\]' "$out" |
 	grep -iE 'failed|invalid argument|cannot |not found|no such|error' || true)
-tap $([ -z "$errs" ]; echo $?) "no command printed an error" "$errs"
+tap "$([ -z "$errs" ]; echo $?)" "no command printed an error" "$errs"
 trace=$(grep -E 'ftlblk_discard: ftlblk0 sector=[0-9]+ nr_sectors=[0-9]+' "$out")
-tap $([ -n "$trace" ]; echo $?) "the trace shows the discard of the deleted file" \
+tap "$([ -n "$trace" ]; echo $?)" "the trace shows the discard of the deleted file" \
 	"$(tail -n 30 "$out")"
 [ -n "$trace" ] && echo "# $trace"
 # The last command prints pages_discarded alone on its line, right before
 # our rc echo: the 16 MiB file freed 4096 flash pages.
 pd=$(grep -B1 '# echo readme-shell-rc=' "$out" | head -n 1)
-tap $([[ $pd =~ ^[0-9]+$ ]] && [ "$pd" -ge 4096 ]; echo $?) \
+tap "$([[ $pd =~ ^[0-9]+$ ]] && [ "$pd" -ge 4096 ]; echo $?)" \
 	"pages_discarded is at least the 16 MiB file's 4096 pages (got '$pd')" \
 	"$(tail -n 30 "$out")"
 echo "$((n - failed)) passed, $failed failed"
