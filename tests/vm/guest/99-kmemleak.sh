@@ -49,5 +49,7 @@ leaks=$(leaks_matching 'ftlblk|ftl_|\] 0xffffffff[a-f][0-9a-f]+$')
 is "$leaks" "" "kmemleak, module unloaded: nothing allocated by module code is leaked"
 all=$(leaks_matching .)
 diag "all kmemleak reports since the start: $(printf '%s' "$all" | grep -c '^unreferenced object')"
-check_dmesg "no kernel errors or memory leak reports in dmesg" \
-	"$TAP_DMESG_ERE|memory leak"
+# kmemleak's "N new suspected memory leaks" lines in dmesg only announce
+# reports, from any part of the kernel; the reports themselves, read above,
+# say whether ftlblk allocated the object.
+check_dmesg
