@@ -5,9 +5,9 @@
 # meanwhile wait at most about one batch. The slowest read during the
 # discard must take at most a quarter of the discard's duration; if the
 # discard held the lock in one go, some read would wait for nearly all of
-# it. Timings under TCG are noisy, so this runs 3 times and the best round
-# counts, and the discard must take >= 100 ms for the check to mean
-# anything.
+# it. Timings under TCG are noisy (a busy host stalls a vCPU for 100 ms
+# and more now and then), so this runs 5 times and the median round counts,
+# and the discard must take >= 100 ms for the check to mean anything.
 #
 # With the scheduler "none": requests are issued directly from each
 # submitter, so a read runs queue_rq beside the discard. With mq-deadline
@@ -18,7 +18,7 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-need_cmd blkdiscard readlat
+need_cmd blkdiscard readlat taskset
 plan 10
 
 cleanup() {
@@ -34,24 +34,39 @@ trap cleanup EXIT
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # round: fill the device, then read it at random during a whole-device
-# discard; sets td (ms), max (us), n (reads), and appends failures to bad.
+# discard, with one reader pinned to each CPU; sets td (ms), and max (us)
+# and n (reads) of the better reader, and appends failures to bad.
+# BLKDISCARD plugs its bio and sleeps in submit_bio_wait(), so blk-mq
+# dispatches the discard from kblockd's high-priority (nice -20) worker on
+# some CPU; a reader on that CPU barely runs until the discard ends,
+# batches or not. The reader on the other CPU only waits for the device
+# lock, which is what the batching is about.
 round() {
 	dd if=/dev/zero of=/dev/"$L" bs=1M count=512 oflag=direct 2>/dev/null || bad="$bad fill"
 	[ "$(st "$L" valid_pages)" = 131072 ] || bad="$bad filled=$(st "$L" valid_pages)"
 	rm -f /tmp/lat-stop
-	readlat /dev/"$L" /tmp/lat-stop > /tmp/lat-disc 2>&1 &
-	BG=$!
+	taskset 1 readlat /dev/"$L" /tmp/lat-stop > /tmp/lat-disc0 2>&1 &
+	r0=$!
+	taskset 2 readlat /dev/"$L" /tmp/lat-stop > /tmp/lat-disc1 2>&1 &
+	r1=$!
+	BG="$r0 $r1"
 	sleep 0.5
 	t0=$(ms)
 	blkdiscard -f /dev/"$L" 2>/dev/null || bad="$bad blkdiscard"
 	t1=$(ms)
 	touch /tmp/lat-stop
-	wait $BG || bad="$bad readlat"
+	wait $r0 || bad="$bad readlat0"
+	wait $r1 || bad="$bad readlat1"
 	BG=
 	[ "$(st "$L" valid_pages)" = 0 ] || bad="$bad left=$(st "$L" valid_pages)"
 	td=$((t1 - t0))
-	max=$(sed -n 's/.*max_us=\([0-9]*\).*/\1/p' /tmp/lat-disc)
-	n=$(sed -n 's/reads=\([0-9]*\).*/\1/p' /tmp/lat-disc)
+	m0=$(sed -n 's/.*max_us=\([0-9]*\).*/\1/p' /tmp/lat-disc0)
+	m1=$(sed -n 's/.*max_us=\([0-9]*\).*/\1/p' /tmp/lat-disc1)
+	n0=$(sed -n 's/reads=\([0-9]*\).*/\1/p' /tmp/lat-disc0)
+	n1=$(sed -n 's/reads=\([0-9]*\).*/\1/p' /tmp/lat-disc1)
+	max=${m0:-999999999} n=${n0:-0}
+	if [ "${m1:-999999999}" -lt "$max" ]; then max=$m1 n=${n1:-0}; fi
+	diag "  CPU 0 reader: ${n0:-?} reads, slowest ${m0:-?} us; CPU 1 reader: ${n1:-?} reads, slowest ${m1:-?} us"
 }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
@@ -70,23 +85,25 @@ wait $BG
 BG=
 diag "reads alone: $(cat /tmp/lat-base)"
 
-bad='' best='' short='' noreads=''
-for i in 1 2 3; do
+bad='' ratios='' short='' noreads=''
+for i in 1 2 3 4 5; do
 	round
-	diag "round $i: slowest of $n reads during a $td ms discard: $max us"
+	diag "round $i: $td ms discard; better reader: slowest of $n reads $max us"
 	[ "$td" -ge 100 ] || short="$short $td"
 	[ "${n:-0}" -gt 0 ] || noreads="$noreads $i"
 	# ratio of the slowest read to the discard, in thousandths
-	r=$((${max:-999999999} / (td > 0 ? td : 1)))
-	[ -z "$best" ] || [ "$r" -lt "$best" ] && best=$r
+	ratios="$ratios $((${max:-999999999} / (td > 0 ? td : 1)))"
 done
-is "$bad" "" "3 rounds: fill 512 MiB, discard it all while reading (every step succeeded, all pages unmapped)"
+# The median round: a vCPU stall can spoil a round either way.
+# shellcheck disable=SC2086 # split on purpose
+med=$(printf '%s\n' $ratios | sort -n | sed -n 3p)
+is "$bad" "" "5 rounds: fill 512 MiB, discard it all while reading (every step succeeded, all pages unmapped)"
 is "$noreads" "" "reads went on during every discard"
 is "$short" "" "every discard took >= 100 ms"
-ok "best round: slowest read <= 1/4 of the discard ($best/1000)" test "$best" -le 250
+ok "median round: slowest read <= 1/4 of the discard ($med/1000; rounds:$ratios)" test "$med" -le 250
 
 echo mq-deadline > /sys/block/"$L"/queue/scheduler 2>/dev/null &&
-	round && diag "mq-deadline (not checked): slowest of $n reads during a $td ms discard: $max us"
+	round && diag "mq-deadline (not checked): $td ms discard; better reader: slowest of $n reads $max us"
 
 rmdir "$CFS/lat"
 rm -f /tmp/lat-*
