@@ -21,11 +21,13 @@
  *  async  count discard bios of nr_sects sectors, stride apart, built with
  *         bio_alloc() and submitted with our own bi_end_io, inside one plug
  *         if plug=1: every callback runs exactly once with status expect.
- *         With wsector= set, a 4 KiB write of 0x5a bytes to wsector + 16k
- *         follows discard bio k, so the plug's most recent request is a
- *         write and plug merging cannot join two discards: what merges
- *         them then is the I/O scheduler inserting the plugged requests
- *         (mq-deadline's elv_attempt_insert_merge()).
+ *         With wsector= set, a 4 KiB write (SZ_4K, whatever PAGE_SIZE is)
+ *         of 0x5a bytes to sector wsector + 16k follows discard bio k,
+ *         so the plug's most recent request is a write and plug merging
+ *         cannot join two discards: what merges them then is the I/O
+ *         scheduler inserting the plugged requests (mq-deadline's
+ *         elv_attempt_insert_merge()). Writes still in flight after the
+ *         timeout are waited for by rmmod, not by init.
  *  chain  the seed's blkdev_issue_discard(bdev, sector, nr, end_io): the
  *         bios of __blkdev_issue_discard() are chained, our end_io on the
  *         last runs exactly once when all of them completed.
@@ -44,6 +46,7 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait.h>
@@ -232,6 +235,8 @@ static blk_status_t expected_status(void)
 static atomic_t wr_inflight = ATOMIC_INIT(0);
 static atomic_t wr_errors = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(wr_wq);
+/* The writes' page until they all completed (conform_exit() waits). */
+static struct page *wr_page;
 
 static void wr_end_io(struct bio *bio)
 {
@@ -242,7 +247,7 @@ static void wr_end_io(struct bio *bio)
 		wake_up(&wr_wq);
 }
 
-/* The write bios for wsector (all of @page), or NULL on failure. */
+/* The write bios for wsector (the first 4 KiB of @page), or NULL on failure. */
 static struct bio **alloc_write_bios(struct page *page)
 {
 	struct bio **w = kvcalloc(count, sizeof(*w), GFP_KERNEL);
@@ -254,9 +259,18 @@ static struct bio **alloc_write_bios(struct page *page)
 		w[i] = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
 		w[i]->bi_iter.bi_sector = wsector + (sector_t)i * 16;
 		w[i]->bi_end_io = wr_end_io;
-		__bio_add_page(w[i], page, PAGE_SIZE, 0);
+		__bio_add_page(w[i], page, SZ_4K, 0);
 	}
 	return w;
+}
+
+/* All writes completed: no end_io of ours still running; free the page. */
+static void wr_finish(void)
+{
+	blk_mq_freeze_queue(bdev_get_queue(bdev));
+	blk_mq_unfreeze_queue(bdev_get_queue(bdev));
+	__free_page(wr_page);
+	wr_page = NULL;
 }
 
 static void check_async(void)
@@ -272,13 +286,16 @@ static void check_async(void)
 	if (wsector) {
 		wpage = alloc_page(GFP_KERNEL);
 		if (wpage) {
-			memset(page_address(wpage), 0x5a, PAGE_SIZE);
+			memset(page_address(wpage), 0x5a, SZ_4K);
 			wbios = alloc_write_bios(wpage);
 		}
 	}
 	if (!w || !bios || (wsector && !wbios)) {
 		tap(false, "async: allocating %u bios", count);
 		kvfree(bios);
+		/* None was submitted: ours to put, not wr_end_io()'s. */
+		for (i = 0; wbios && i < count; i++)
+			bio_put(wbios[i]);
 		kvfree(wbios);
 		if (wpage)
 			__free_page(wpage);
@@ -330,11 +347,17 @@ static void check_async(void)
 		else
 			tap(false, "async: the interleaved writes completed (%d left)",
 			    atomic_read(&wr_inflight));
-		/* Our end_io must not run after the module is gone. */
-		wait_event(wr_wq, !atomic_read(&wr_inflight));
-		blk_mq_freeze_queue(bdev_get_queue(bdev));
-		blk_mq_unfreeze_queue(bdev_get_queue(bdev));
-		__free_page(wpage);
+		/*
+		 * Our end_io must not run after the module is gone, but init
+		 * must not hang on a write that never completes either:
+		 * conform_exit() waits for what is left.
+		 */
+		wr_page = wpage;
+		if (!atomic_read(&wr_inflight))
+			wr_finish();
+		else
+			pr_err("async: %d writes never completed\n",
+			       atomic_read(&wr_inflight));
 	}
 	if (!left) {
 		/* Cannot free what may still complete; conform_exit() waits. */
@@ -566,6 +589,11 @@ static void __exit conform_exit(void)
 	if (fire_submitted) {
 		fire_finish();
 		tap_done();
+	}
+	/* An async check whose writes timed out left them in flight. */
+	if (wr_page) {
+		wait_event(wr_wq, !atomic_read(&wr_inflight));
+		wr_finish();
 	}
 	/* An async or chain check that timed out left bios in flight. */
 	if (cur_waited) {
