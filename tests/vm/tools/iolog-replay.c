@@ -53,7 +53,7 @@ static void die_line(const char *fmt, const char *arg, int err)
 }
 
 struct target {
-	int fd;
+	int fd;			/* -1 until opened (main() sets it) */
 	bool blockdev;
 };
 
@@ -64,7 +64,7 @@ static struct target *open_target(const char *path, struct target *t)
 {
 	struct stat st;
 
-	if (t->fd > 0)
+	if (t->fd >= 0)
 		return t;
 	t->fd = open(path, O_RDWR | O_DIRECT);
 	if (t->fd < 0)
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 	size_t cap = 0;
 	ssize_t n;
 	FILE *f;
-	int i;
+	int i, err;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--redirect") && i + 1 < argc)
@@ -173,10 +173,19 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	for (i = 0; i < TRACE_MAX_FILES; i++)
+		targets[i].fd = -1;
+	redirect_target.fd = -1;
 	trace_parser_init(&parser, TRACE_IOLOG, 0);
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	for (;;) {
 		struct trace_req req;
 		int ret;
+
+		/* errno is getline()'s own when it fails, not a stale one */
+		errno = 0;
+		n = getline(&line, &cap, f);
+		if (n < 0)
+			break;
 
 		if (n && line[n - 1] == '\n')
 			n--;
@@ -196,14 +205,16 @@ int main(int argc, char **argv)
 		else
 			do_req(&req, redirect);
 	}
-	if (ferror(f))
-		die_line("%s", "read error", errno);
+	/* -1 without end of file is an error, also one ferror() misses (ENOMEM) */
+	err = errno;
+	if (ferror(f) || !feof(f))
+		die_line("%s", "read error", err ? err : EIO);
 	if (!parser.iolog_version)
 		die_line("%s", "empty log: no 'fio version 2|3 iolog' header", 0);
 	for (i = 0; i < TRACE_MAX_FILES; i++)
-		if (targets[i].fd > 0 && close(targets[i].fd))
+		if (targets[i].fd >= 0 && close(targets[i].fd))
 			die_line("%s", "close", errno);
-	if (redirect_target.fd > 0 && close(redirect_target.fd))
+	if (redirect_target.fd >= 0 && close(redirect_target.fd))
 		die_line("%s", "close", errno);
 	fprintf(stderr, "iolog-replay: %s: %llu lines, %llu reads (%llu sectors), "
 		"%llu writes (%llu sectors), %llu trims (%llu sectors)\n",
