@@ -15,7 +15,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio blkdiscard
-plan 14
+plan 16
 
 cleanup() {
 	for _p in $BG; do kill "$_p" 2>/dev/null; done
@@ -54,10 +54,14 @@ fio --eta=never --output=/tmp/gd-fio.log --output-format=json \
 	--norandommap >/tmp/gd-fio.out 2>&1 &
 fp=$!
 BG=$fp
-(while read -r s l; do
+ok "80 discard ranges drawn" test "$(wc -l < /tmp/gd-ranges)" = 80
+# gc_runs when the discards start and end: GC must run between them.
+(st "$D" gc_runs > /tmp/gd-gc0
+while read -r s l; do
 	blkdiscard -f -o $((s * 512)) -l $((l * 512)) /dev/"$D" 2>/dev/null || echo "failed $s $l"
 	sleep 0.05
-done < /tmp/gd-ranges > /tmp/gd-disc.out) &
+done < /tmp/gd-ranges > /tmp/gd-disc.out
+st "$D" gc_runs > /tmp/gd-gc1) &
 dp=$!
 BG="$fp $dp"
 wait $dp
@@ -67,6 +71,8 @@ fs=$?
 BG=
 is "$fs" 0 "fio (trim+write and overwrite jobs, crc32c verify) exits 0"
 is "$(cat /tmp/gd-disc.out)" "" "all 80 concurrent blkdiscards succeeded (exit $ds)"
+gd0=$(cat /tmp/gd-gc0) gd1=$(cat /tmp/gd-gc1)
+ok "GC ran while the discards ran (gc_runs $gd0 -> $gd1)" test "${gd1:-0}" -gt "${gd0:-0}"
 trims=$(awk '/"trim" :/ { t = 1 } t && /"total_ios"/ { gsub(/[^0-9]/, "", $0); s += $0; t = 0 } END { print s + 0 }' /tmp/gd-fio.log)
 vr=$(awk '/"read" :/ { r = 1 } r && /"io_bytes"/ { gsub(/[^0-9]/, "", $0); s += $0; r = 0 } END { print s + 0 }' /tmp/gd-fio.log)
 diag "fio: $trims trims, $vr bytes verified"

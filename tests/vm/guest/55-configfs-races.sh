@@ -139,14 +139,15 @@ ok "fio reports the failed I/O (exit $s)" test "$s" != 0
 # ---- power 0 with I/O in flight is EBUSY -----------------------------------
 P=$(mkdev p size=16 pages_per_block=16)
 fio --eta=never --name=busy --filename=/dev/"$P" --rw=randwrite --bs=4k \
-	--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=6 \
+	--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=10 \
 	--verify=crc32c --verify_backlog=64 --verify_fatal=1 \
 	--output=/tmp/cr-fio-p.log >/dev/null 2>&1 &
 fp=$!
 BG=$fp
 n=0
 while [ "$(st "$P" host_pages_written)" = 0 ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
-# Only for 4 of fio's 6 s, so that fio surely has the device open.
+# Only for 4 of fio's 10 s, so that fio surely has the device open (6 s to
+# spare for a slow start under TCG).
 busy=0 other=
 t0=$(uptime_ms)
 while [ $(($(uptime_ms) - t0)) -lt 4000 ]; do

@@ -20,15 +20,16 @@ cleanup() {
 BG=
 trap cleanup EXIT
 
-# fio_verified DEV LOG &: 6 s of random writes, each checked soon after.
+# fio_bg DEV LOG &: 10 s of random writes, each checked soon after.
 fio_bg() {
 	fio --eta=never --name=unload --filename=/dev/"$1" --rw=randwrite --bs=4k \
-		--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=6 \
+		--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=10 \
 		--verify=crc32c --verify_backlog=64 --verify_fatal=1 \
 		--output="$2" >/dev/null 2>&1
 }
 # unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
-# 6 s from its first write, so it has the device open all along); sets busy
+# 10 s from its first write, so it has the device open all along, with 6 s
+# to spare under TCG); sets busy
 # (attempts refused saying "in use") and other (anything else).
 unload_attempts() {
 	busy=0 other=
