@@ -89,7 +89,7 @@ is "$(cstat "$D" discard_sectors)" "$(awk '{ n += $2 - $1 } END { print n + 0 }'
 is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
 	"rm: pages_discarded counts the flash pages the traced ranges cover whole"
 is "$(ranges_nonzero "/dev/$D" /tmp/got)" 0 "rm: the discarded sectors read back as zeroes"
-unmap_expect "$D" /tmp/delruns >/tmp/ue
+unmap_expect "$D" /tmp/delruns /tmp/free >/tmp/ue
 read -r n full </tmp/ue
 is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
 	"rm: ftlblk unmapped exactly the $n pages the clusters of A.BIN and C.BIN freed (valid_pages, data_bytes), $full covered whole"
@@ -108,7 +108,8 @@ is "$(awk '{ n += $2 - $1 } END { print n }' /tmp/b1)" $((2 * spc)) "truncate: B
 is "$(cat /tmp/got)" "$(ranges_sub /tmp/b0 /tmp/b1)" "truncate: discarded sectors = the freed tail clusters of B.BIN"
 is "$(ranges_overlap /tmp/got /tmp/b1)" "" "truncate: the clusters B.BIN keeps were not discarded"
 ranges_sub /tmp/b0 /tmp/b1 | awk '{ print $1, $2 - $1 }' >/tmp/delruns
-unmap_expect "$D" /tmp/delruns >/tmp/ue
+awk '$1 == "free" { print $2, $3 }' /tmp/map | ranges_merge >/tmp/free
+unmap_expect "$D" /tmp/delruns /tmp/free >/tmp/ue
 read -r n full </tmp/ue
 is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
 	"truncate: ftlblk unmapped exactly the $n pages the freed clusters held (valid_pages, data_bytes), $full covered whole"

@@ -154,7 +154,7 @@ is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
 is "$(ranges_nonzero "/dev/$D" /tmp/want)" 0 "rm: the blocks of A and C read back as zeroes"
 is "$(ranges_overlap /tmp/got /tmp/kept)" "" "rm: no block of B or D was discarded"
 awk '{ print $1, $2 - $1 }' /tmp/want >/tmp/delruns
-unmap_expect "$D" /tmp/delruns >/tmp/ue
+unmap_expect "$D" /tmp/delruns /tmp/free >/tmp/ue
 read -r n full </tmp/ue
 is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
 	"rm: ftlblk unmapped exactly the $n blocks of A and C (valid_pages, data_bytes, valid_pages_discarded)"
@@ -194,7 +194,7 @@ is "$(cat /tmp/got_t)" "$(extend_to_free /tmp/freed /tmp/runs)" \
 is "$(ranges_outside /tmp/got_t /tmp/free)" "" "truncate: the discarded blocks are free afterwards"
 is "$(ranges_overlap /tmp/got_t /tmp/b1)" "" "truncate: the blocks B keeps were not discarded"
 awk '{ print $1, $2 - $1 }' /tmp/freed >/tmp/delruns
-unmap_expect "$D" /tmp/delruns >/tmp/ue
+unmap_expect "$D" /tmp/delruns /tmp/free >/tmp/ue
 read -r n full </tmp/ue
 is "$(unmap_delta "$st0" "$(unmap_state "$D")") $(cstat "$D" valid_pages_discarded)" "$n $n $full" \
 	"truncate: ftlblk unmapped exactly the $n freed blocks of B (valid_pages, data_bytes, valid_pages_discarded)"
