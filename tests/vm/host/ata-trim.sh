@@ -16,18 +16,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ata-trim.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 img=$work/disk.raw
 file_mib=64
-n=0 failed=0
+# shellcheck source-path=SCRIPTDIR source=../lib/host-tap.sh
+. "$top/tests/vm/lib/host-tap.sh"
 
-tap() {	# STATUS DESC [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
 alloc_kib() { du -k "$img" | cut -f1; }
 value() { sed -n "s/^ata: $1=//p" "$2" | tail -n 1; }
 
@@ -87,5 +78,4 @@ dropped=$((a1 - a2))
 tap $? "deleting the file punched >= 90% of it out of the image (${dropped} KiB of $((file_mib * 1024)))"
 
 echo "1..$n"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+tap_summary

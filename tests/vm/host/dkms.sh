@@ -14,18 +14,9 @@ trap 'rm -rf "$work"' EXIT
 KVER=${KVER:-$(apt-cache depends linux-headers-amd64 2>/dev/null |
 	sed -n 's/^ *Depends: linux-headers-//p' | head -n 1)}
 export KVER
-n=0 failed=0
+# shellcheck source-path=SCRIPTDIR source=../lib/host-tap.sh
+. "$top/tests/vm/lib/host-tap.sh"
 
-tap() {	# STATUS DESC [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
 t() { [ "$1" = "$2" ] && echo 0 || echo 1; }	# status of "A = B"
 # What an installation could touch on this machine: the DKMS tree and its
 # signing key, the kernel's module directory, /usr/src.
@@ -153,5 +144,4 @@ opts=$(grep -oE -- '--[a-z][a-z-]*' <<<"$help" | sort -u | wc -l)
 [ "$opts" -ge 15 ] && [ -z "$undoc" ]
 tap $? "the man page documents all $opts options of ftlsim --help" "undocumented:$undoc"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+tap_summary

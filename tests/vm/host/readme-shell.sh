@@ -11,18 +11,9 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/readme-shell.XXXXXX")
 qpid=
 trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
-n=0 failed=0
+# shellcheck source-path=SCRIPTDIR source=../lib/host-tap.sh
+. "$top/tests/vm/lib/host-tap.sh"
 
-tap() {	# STATUS DESC [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
 
 echo "1..7"
 awk '/^```/ { if (inblk) exit; getline first
@@ -81,5 +72,4 @@ pd=$(grep -B1 '# echo readme-shell-rc=' "$out" | head -n 1)
 tap "$([[ $pd =~ ^[0-9]+$ ]] && [ "$pd" -ge 4096 ]; echo $?)" \
 	"pages_discarded is at least the 16 MiB file's 4096 pages (got '$pd')" \
 	"$(tail -n 30 "$out")"
-echo "$((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+tap_summary
