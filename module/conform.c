@@ -35,6 +35,11 @@
  *         an in-flight counter; init does not wait, exit waits for zero.
  *  order  write A, discard (waiting for completion), read back zeroes,
  *         write B, read back B: the filesystem's ordering rule of today.
+ *  drv    a driver-private passthrough request (REQ_OP_DRV_IN, then
+ *         REQ_OP_DRV_OUT), the one kind of operation the block layer
+ *         hands to a driver without knowing whether it supports it: the
+ *         driver must complete it with BLK_STS_NOTSUPP (-EOPNOTSUPP).
+ *         User space cannot send one to ftlblk (no SG_IO, no ioctl).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,7 +66,7 @@ MODULE_PARM_DESC(dev, "Block device to discard on, e.g. /dev/ftlblk0 (required)"
 
 static char *test = "sync";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Check to run: sync, async, chain, fire or order. Default: sync");
+MODULE_PARM_DESC(test, "Check to run: sync, async, chain, fire, order or drv. Default: sync");
 
 static unsigned long sector;
 module_param(sector, ulong, 0444);
@@ -544,6 +549,31 @@ static void check_order(void)
 	__free_pages(page, get_order(bytes));
 }
 
+/* ---- test=drv ---- */
+
+static void check_drv_op(enum req_op op, const char *name)
+{
+	struct request *rq;
+	blk_status_t sts;
+
+	rq = blk_mq_alloc_request(bdev_get_queue(bdev), op, 0);
+	if (IS_ERR(rq)) {
+		tap(false, "%s request allocated (%ld)", name, PTR_ERR(rq));
+		return;
+	}
+	sts = blk_execute_rq(rq, false);
+	blk_mq_free_request(rq);
+	tap(sts == BLK_STS_NOTSUPP,
+	    "%s on %s completed with BLK_STS_NOTSUPP (got errno %d)", name,
+	    dev, blk_status_to_errno(sts));
+}
+
+static void check_drv(void)
+{
+	check_drv_op(REQ_OP_DRV_IN, "REQ_OP_DRV_IN");
+	check_drv_op(REQ_OP_DRV_OUT, "REQ_OP_DRV_OUT");
+}
+
 static int __init conform_init(void)
 {
 	bool fire = false;
@@ -574,6 +604,8 @@ static int __init conform_init(void)
 		fire = true;
 	} else if (!strcmp(test, "order")) {
 		check_order();
+	} else if (!strcmp(test, "drv")) {
+		check_drv();
 	} else {
 		pr_err("unknown test=%s\n", test);
 		blkdev_put(bdev, conform_mode);

@@ -7,14 +7,18 @@
 #   BLK{RESET,OPEN,CLOSE,FINISH}ZONE, BLKREPORTZONE   not zoned -> ENOTTY
 #   SG_IO (passthrough)      no ioctl method in ftlblk     -> ENOTTY
 #   fallocate COLLAPSE/INSERT_RANGE  not a block-device mode -> EOPNOTSUPP
-# (REQ_OP_DRV_IN/OUT or zone operations could only come from kernel code.)
 # So this checks those errors, and that nothing reached the device: its
 # counters, the block layer's I/O statistics and its data are unchanged.
+# What only kernel code can send, a driver-private passthrough request
+# (REQ_OP_DRV_IN/OUT), does reach queue_rq: ftlblk_conform test=drv sends
+# one of each and checks that ftlblk ends them with BLK_STS_NOTSUPP.
 # shellcheck source=lib.sh
 . /tests/lib.sh
-need_module ftlblk
+# shellcheck source=conform-lib.sh
+. /tests/conform-lib.sh
+need_module ftlblk ftlblk_conform
 need_cmd blkop blkioctl
-plan 17
+plan 21
 
 cleanup() {
 	[ -d "$CFS/ns" ] && rmdir "$CFS/ns"
@@ -52,6 +56,12 @@ is "$(blkioctl insert /dev/"$N")" EOPNOTSUPP "fallocate INSERT_RANGE: EOPNOTSUPP
 is "$(vals "$N")" "$before" "no request reached $N: its counters are unchanged"
 is "$(sysfs_read /sys/block/"$N"/stat)" "$stat0" "the block layer counted no I/O either"
 ok "$N's data is unchanged" cmp /dev/"$N" /tmp/ns.ref
+
+# Two points from the module: REQ_OP_DRV_IN and REQ_OP_DRV_OUT.
+before=$(vals "$N")
+conform dev=/dev/"$N" test=drv
+is "$(vals "$N")" "$before" "the passthrough requests changed no counter of $N"
+ok "$N's data is still unchanged" cmp /dev/"$N" /tmp/ns.ref
 
 rmdir "$CFS/ns"
 rm -f /tmp/ns.ref
