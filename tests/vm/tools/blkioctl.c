@@ -23,19 +23,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *errno_name(int e)
-{
-	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOTTY: return "ENOTTY";
-	case EIO: return "EIO";
-	case EPERM: return "EPERM";
-	case EBADF: return "EBADF";
-	case ENXIO: return "ENXIO";
-	default: return strerror(e);
-	}
-}
+#include "errname.h"
 
 int main(int argc, char **argv)
 {

@@ -26,25 +26,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *errno_name(int e)
-{
-	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EBUSY: return "EBUSY";
-	case EIO: return "EIO";
-	case ENOSPC: return "ENOSPC";
-	case ENXIO: return "ENXIO";
-	case EBADF: return "EBADF";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENODEV: return "ENODEV";
-	case ENOTTY: return "ENOTTY";
-	case EFBIG: return "EFBIG";
-	case ENOENT: return "ENOENT";
-	default: return strerror(e);
-	}
-}
+#include "errname.h"
 
 static int parse_u64(const char *s, uint64_t *v)
 {

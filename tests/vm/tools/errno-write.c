@@ -11,23 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *errno_name(int e)
-{
-	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EBUSY: return "EBUSY";
-	case ENOENT: return "ENOENT";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOMEM: return "ENOMEM";
-	case ENOSPC: return "ENOSPC";
-	case ENXIO: return "ENXIO";
-	case ERANGE: return "ERANGE";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EIO: return "EIO";
-	default: return strerror(e);
-	}
-}
+#include "errname.h"
 
 int main(int argc, char **argv)
 {

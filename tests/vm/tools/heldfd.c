@@ -20,22 +20,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define BS 4096
+#include "errname.h"
 
-static const char *errno_name(int e)
-{
-	switch (e) {
-	case EIO: return "EIO";
-	case ENXIO: return "ENXIO";
-	case ENODEV: return "ENODEV";
-	case ENOSPC: return "ENOSPC";
-	case EINVAL: return "EINVAL";
-	case EBADF: return "EBADF";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOTTY: return "ENOTTY";
-	default: return strerror(e);
-	}
-}
+#define BS 4096
 
 static void result(const char *name, long long ret, int err, int last)
 {
