@@ -15,18 +15,8 @@ TR=/sys/kernel/tracing
 KEYS="discard_requests discard_ranges discard_sectors pages_discarded
 valid_pages_discarded sectors_zeroed valid_pages host_pages_written data_bytes"
 
-# (snap assigns _b_<name> through eval.)
+# snap/deltas (lib.sh) work on these; _b_* are set by snap.
 _b_discard_requests=0 _b_pages_discarded=0
-# snap DEV: remember the counters; deltas DEV: their changes since, as
-# "name=delta ..." for the names in KEYS.
-snap() { for _k in $KEYS; do eval "_b_$_k=\$(st $1 $_k)"; done; }
-deltas() {
-	_o=
-	for _k in $KEYS; do
-		eval "_o=\"\$_o $_k=\$((\$(st $1 $_k) - _b_$_k))\""
-	done
-	echo "${_o# }"
-}
 # range FILE OFF LEN: LEN bytes at OFF (both multiples of 512) on stdout.
 range() {
 	case $1 in

@@ -15,14 +15,6 @@ SIZE=$((16 << 20))
 KEYS="discard_sectors pages_discarded valid_pages_discarded sectors_zeroed
 valid_pages host_pages_written data_bytes"
 _b_valid_pages=0
-snap() { for _k in $KEYS; do eval "_b_$_k=\$(st $1 $_k)"; done; }
-deltas() {
-	_o=
-	for _k in $KEYS; do
-		eval "_o=\"\$_o $_k=\$((\$(st $1 $_k) - _b_$_k))\""
-	done
-	echo "${_o# }"
-}
 # sect FILE SECTOR COUNT: COUNT 512-byte sectors at SECTOR, on stdout.
 sect() {
 	case $1 in

@@ -142,3 +142,14 @@ mkdev() {
 	echo 1 > "$CFS/$_n/power" || return 1
 	echo "ftlblk$(cat "$CFS/$_n/index")"
 }
+
+# snap DEV: remember DEV's counters named in $KEYS; deltas DEV: their
+# changes since, as "name=delta ..." (snap assigns _b_<name> through eval).
+snap() { for _k in $KEYS; do eval "_b_$_k=\$(st $1 $_k)"; done; }
+deltas() {
+	_o=
+	for _k in $KEYS; do
+		eval "_o=\"\$_o $_k=\$((\$(st $1 $_k) - _b_$_k))\""
+	done
+	echo "${_o# }"
+}
