@@ -64,7 +64,8 @@ struct ftl {
 	void *ctx;
 
 	u32 *l2p;			/* lpn -> ppn or FTL_UNMAPPED */
-	u32 *p2l;			/* ppn -> lpn or FTL_UNMAPPED */
+	u32 *p2l;			/* ppn -> lpn, NULL with ops->read_oob */
+	bool ready;			/* ftl_create() finished */
 	struct ftl_block *blocks;
 
 	/* closed blocks by valid count: buckets[0 .. pages_per_block] */
@@ -248,6 +249,32 @@ static u32 ppn_block(const struct ftl *ftl, u32 ppn)
 	return ppn / ftl->geo.pages_per_block;
 }
 
+/* The lpn recorded with @ppn: the reverse map, or the page's spare area. */
+static u32 ppn_recorded_lpn(const struct ftl *ftl, u32 ppn)
+{
+	return ftl->p2l ? ftl->p2l[ppn] : ftl->ops->read_oob(ftl->ctx, ppn);
+}
+
+/*
+ * The lpn whose current copy @ppn holds, or FTL_UNMAPPED. A spare area
+ * keeps its lpn after the page is superseded, so only the forward map
+ * says whether the page is still valid.
+ */
+static u32 ppn_owner(const struct ftl *ftl, u32 ppn)
+{
+	u32 lpn = ppn_recorded_lpn(ftl, ppn);
+
+	if (lpn >= ftl->geo.logical_pages || ftl->l2p[lpn] != ppn)
+		return FTL_UNMAPPED;
+	return lpn;
+}
+
+static void set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn)
+{
+	if (ftl->p2l)
+		ftl->p2l[ppn] = lpn;
+}
+
 /*
  * The physical page no longer holds the current copy of its logical page.
  * A closed block changes valid-count bucket, which is what lets greedy GC
@@ -261,7 +288,7 @@ static void invalidate_ppn(struct ftl *ftl, u32 ppn)
 
 	if (closed)
 		blist_del(&ftl->buckets[blk->valid], ftl->bucket_links, b);
-	ftl->p2l[ppn] = FTL_UNMAPPED;
+	set_recorded_lpn(ftl, ppn, FTL_UNMAPPED);
 	blk->valid--;
 	if (closed)
 		blist_add_tail(&ftl->buckets[blk->valid], ftl->bucket_links, b);
@@ -306,8 +333,8 @@ static u32 program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn)
 	struct ftl_block *blk = &ftl->blocks[b];
 	u32 ppn = b * ftl->geo.pages_per_block + blk->write_ptr++;
 
-	ftl->p2l[ppn] = lpn;
-	ftl->l2p[lpn] = ppn;
+	set_recorded_lpn(ftl, ppn, lpn);
+	FTL_WRITE_ONCE(ftl->l2p[lpn], ppn);
 	blk->valid++;
 	ftl->now++;
 	ftl->counters.nand_pages_written++;
@@ -417,7 +444,7 @@ static int collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 	closed_remove(ftl, b);
 	blk->state = FTL_BLOCK_VICTIM;
 	for (i = 0; i < ppb && blk->valid; i++) {
-		u32 from = first + i, lpn = ftl->p2l[from], to;
+		u32 from = first + i, lpn = ppn_owner(ftl, from), to;
 
 		if (lpn == FTL_UNMAPPED)
 			continue;
@@ -432,7 +459,7 @@ static int collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 			}
 			open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
 		}
-		ftl->p2l[from] = FTL_UNMAPPED;
+		set_recorded_lpn(ftl, from, FTL_UNMAPPED);
 		blk->valid--;
 		to = program_page(ftl, FTL_STREAM_GC, lpn);
 		if (ftl->ops && ftl->ops->move)
@@ -653,7 +680,9 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	ftl->ctx = ctx;
 	ftl->metadata_bytes = sizeof(*ftl);
 	ftl->l2p = ftl_alloc_array(ftl, geo.logical_pages, sizeof(u32));
-	ftl->p2l = ftl_alloc_array(ftl, geo.physical_pages, sizeof(u32));
+	if (!ops || !ops->read_oob)
+		ftl->p2l = ftl_alloc_array(ftl, geo.physical_pages,
+					   sizeof(u32));
 	ftl->blocks = ftl_alloc_array(ftl, geo.physical_blocks,
 				      sizeof(struct ftl_block));
 	ftl->buckets = ftl_alloc_array(ftl, geo.pages_per_block + 1,
@@ -663,7 +692,8 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	ftl->closed_links = ftl_alloc_array(ftl, geo.physical_blocks,
 					    sizeof(struct ftl_link));
 	ftl->free_heap = ftl_alloc_array(ftl, geo.physical_blocks, sizeof(u32));
-	if (!ftl->l2p || !ftl->p2l || !ftl->blocks || !ftl->buckets ||
+	if (!ftl->l2p || (!ftl->p2l && !(ops && ops->read_oob)) ||
+	    !ftl->blocks || !ftl->buckets ||
 	    !ftl->bucket_links || !ftl->closed_links || !ftl->free_heap) {
 		ftl_destroy(ftl);
 		return NULL;
@@ -671,7 +701,7 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 
 	for (i = 0; i < geo.logical_pages; i++)
 		ftl->l2p[i] = FTL_UNMAPPED;
-	for (i = 0; i < geo.physical_pages; i++)
+	for (i = 0; ftl->p2l && i < geo.physical_pages; i++)
 		ftl->p2l[i] = FTL_UNMAPPED;
 	for (i = 0; i <= geo.pages_per_block; i++)
 		blist_init(&ftl->buckets[i]);
@@ -684,20 +714,22 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	ftl->open[FTL_STREAM_HOST] = FTL_NONE;
 	ftl->open[FTL_STREAM_GC] = FTL_NONE;
 	ftl->nr_at_erase_min = geo.physical_blocks;	/* all 0 */
+	ftl->ready = true;
 	*err = 0;
 	return ftl;
 }
 
 void ftl_destroy(struct ftl *ftl)
 {
-	u64 ppn;
+	u64 lpn;
 
 	if (!ftl)
 		return;
-	if (ftl->p2l && ftl->ops && ftl->ops->release)
-		for (ppn = 0; ppn < ftl->geo.physical_pages; ppn++)
-			if (ftl->p2l[ppn] != FTL_UNMAPPED)
-				ftl->ops->release(ftl->ctx, ppn);
+	/* A half-created FTL holds no data (and its maps are all zeroes). */
+	if (ftl->ready && ftl->ops && ftl->ops->release)
+		for (lpn = 0; lpn < ftl->geo.logical_pages; lpn++)
+			if (ftl->l2p[lpn] != FTL_UNMAPPED)
+				ftl->ops->release(ftl->ctx, ftl->l2p[lpn]);
 	ftl_free(ftl->l2p);
 	ftl_free(ftl->p2l);
 	ftl_free(ftl->blocks);
@@ -750,6 +782,13 @@ u32 ftl_lookup(const struct ftl *ftl, u64 lpn)
 	return ftl->l2p[lpn];
 }
 
+u32 ftl_lookup_unlocked(const struct ftl *ftl, u64 lpn)
+{
+	if (lpn >= ftl->geo.logical_pages)
+		return FTL_UNMAPPED;
+	return FTL_READ_ONCE(ftl->l2p[lpn]);
+}
+
 static s64 unmap_range(struct ftl *ftl, u64 lpn, u64 count)
 {
 	u64 end = lpn + count, i;
@@ -764,7 +803,7 @@ static s64 unmap_range(struct ftl *ftl, u64 lpn, u64 count)
 		if (ppn == FTL_UNMAPPED)
 			continue;
 		invalidate_ppn(ftl, ppn);
-		ftl->l2p[i] = FTL_UNMAPPED;
+		FTL_WRITE_ONCE(ftl->l2p[i], FTL_UNMAPPED);
 		ftl->valid_pages--;
 		unmapped++;
 		if (ftl->ops && ftl->ops->release)
@@ -875,8 +914,10 @@ static int check_maps(const struct ftl *ftl)
 		if (!FTL_INVARIANT(p < ftl->geo.physical_pages, "lpn %llu maps beyond the end",
 				   (unsigned long long)lpn))
 			return -EIO;
-		if (!FTL_INVARIANT(ftl->p2l[p] == lpn, "lpn %llu -> ppn %u -> lpn %u",
-				   (unsigned long long)lpn, p, ftl->p2l[p]))
+		if (!FTL_INVARIANT(ppn_recorded_lpn(ftl, p) == lpn,
+				   "lpn %llu -> ppn %u -> lpn %u",
+				   (unsigned long long)lpn, p,
+				   ppn_recorded_lpn(ftl, p)))
 			return -EIO;
 		mapped++;
 	}
@@ -885,7 +926,7 @@ static int check_maps(const struct ftl *ftl)
 			   (unsigned long long)ftl->valid_pages))
 		return -EIO;
 	for (ppn = 0; ppn < ftl->geo.physical_pages; ppn++) {
-		u32 l = ftl->p2l[ppn];
+		u32 l = ppn_recorded_lpn(ftl, ppn);
 		const struct ftl_block *blk = &ftl->blocks[ppn_block(ftl, ppn)];
 
 		if (l == FTL_UNMAPPED)
@@ -939,7 +980,7 @@ static int check_blocks(const struct ftl *ftl)
 		u32 valid = 0;
 
 		for (i = 0; i < ppb; i++)
-			valid += ftl->p2l[b * ppb + i] != FTL_UNMAPPED;
+			valid += ppn_owner(ftl, b * ppb + i) != FTL_UNMAPPED;
 		if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
 				   b, valid, blk->valid))
 			return -EIO;

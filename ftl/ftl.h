@@ -16,7 +16,7 @@
  * concern (ftlblk read-modify-writes them).
  *
  * Concurrency: the core has no locks. Every call on one struct ftl must be
- * serialized by the caller; the callbacks run inside the call that caused
+ * serialized by the caller, except ftl_lookup_unlocked(); the callbacks run inside the call that caused
  * them, under the caller's lock. No call other than ftl_create() and
  * ftl_destroy() allocates or frees core memory, and none sleeps, so a
  * caller may hold a spinlock around them.
@@ -101,6 +101,14 @@ struct ftl_config {
  * @collected: @block was reclaimed after relocating @relocated pages,
  *	by wear leveling if @wear_leveling, else by garbage collection;
  *	called before the erase
+ * @read_oob: if set, the data store keeps each page's logical page number
+ *	with its data, as NAND keeps it in the page's spare (out-of-band)
+ *	area, and the core keeps no reverse map of its own (4 bytes less per
+ *	physical page): return the lpn stored with @ppn, or FTL_UNMAPPED if
+ *	@ppn holds no data. The store records the lpn when it takes the page
+ *	that ftl_write() returned, carries it along on @move and forgets it
+ *	on @release. A page counts as valid only while the forward map still
+ *	points at it.
  *
  * Every member may be NULL (a metadata-only simulation sets none).
  */
@@ -110,6 +118,7 @@ struct ftl_ops {
 	void (*erased)(void *ctx, u32 block, u32 erase_count);
 	void (*collected)(void *ctx, u32 block, u32 relocated,
 			  bool wear_leveling);
+	u32 (*read_oob)(void *ctx, u32 ppn);
 };
 
 /**
@@ -286,6 +295,20 @@ s64 ftl_unmap(struct ftl *ftl, u64 lpn, u64 count);
  * Return: the physical page or FTL_UNMAPPED.
  */
 u32 ftl_lookup(const struct ftl *ftl, u64 lpn);
+
+/**
+ * ftl_lookup_unlocked() - ftl_lookup() that may race with any other call
+ * @ftl: the FTL
+ * @lpn: logical page; FTL_UNMAPPED beyond the capacity
+ *
+ * The one call that needs no serialization: it returns a mapping @lpn
+ * had at some moment during the call (entries are written whole). A host
+ * that reads without its lock pins what it found and calls it again to
+ * see that nothing moved meanwhile; counts nothing.
+ *
+ * Return: the physical page or FTL_UNMAPPED.
+ */
+u32 ftl_lookup_unlocked(const struct ftl *ftl, u64 lpn);
 
 /**
  * ftl_get_stats() - snapshot the counters and derived values

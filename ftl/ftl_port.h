@@ -11,6 +11,9 @@
  *   FTL_WARN_ON(cond)      report a broken internal invariant, evaluate
  *                          to cond (like WARN_ON)
  *   ftl_err(fmt, ...)      one line of error text, no trailing newline
+ *   FTL_READ_ONCE(x)       a load / store of a map entry that the host may
+ *   FTL_WRITE_ONCE(x, v)   read without its lock (ftl_lookup_unlocked()):
+ *                          one untorn access the compiler keeps as written
  *
  * The kernel implementation is port_kernel.h, the user-space one
  * port_user.h. Allocation only happens in ftl_create(); every other call

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
@@ -16,5 +17,7 @@
 #define ftl_div_u64(a, b)	div64_u64(a, b)
 #define FTL_WARN_ON(cond)	WARN_ON(cond)
 #define ftl_err(fmt, ...)	pr_err("ftl: " fmt "\n", ##__VA_ARGS__)
+#define FTL_READ_ONCE(x)	READ_ONCE(x)
+#define FTL_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 
 #endif /* FTL_PORT_KERNEL_H */

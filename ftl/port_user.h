@@ -43,6 +43,9 @@ extern bool ftl_port_quiet;
 	__ftl_bad;							\
 })
 
+#define FTL_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define FTL_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
 #define ftl_err(fmt, ...) do {						\
 	if (!ftl_port_quiet)						\
 		fprintf(stderr, "ftl: " fmt "\n", ##__VA_ARGS__);	\

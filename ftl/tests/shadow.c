@@ -188,6 +188,16 @@ static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
 	}
 }
 
+/* The page's spare area: the lpn the store wrote with it. */
+static u32 cb_read_oob(void *ctx, u32 ppn)
+{
+	struct shadow *sh = ctx;
+
+	if (!page_ok(sh, "read_oob", ppn) || sh->p2l[ppn] == SHADOW_NONE)
+		return FTL_UNMAPPED;
+	return (u32)sh->p2l[ppn];
+}
+
 const struct ftl_ops shadow_ops = {
 	.release = cb_release,
 	.move = cb_move,
@@ -195,7 +205,21 @@ const struct ftl_ops shadow_ops = {
 	.collected = cb_collected,
 };
 
+const struct ftl_ops shadow_oob_ops = {
+	.release = cb_release,
+	.move = cb_move,
+	.erased = cb_erased,
+	.collected = cb_collected,
+	.read_oob = cb_read_oob,
+};
+
 int shadow_init(struct shadow *sh, const struct ftl_config *cfg)
+{
+	return shadow_init_mode(sh, cfg, false);
+}
+
+int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
+		     bool oob)
 {
 	struct ftl_geometry geo;
 	const char *why = NULL;
@@ -226,7 +250,8 @@ int shadow_init(struct shadow *sh, const struct ftl_config *cfg)
 		sh->p2l[i] = SHADOW_NONE;
 
 	sh->in_init = true;
-	sh->ftl = ftl_create(cfg, &shadow_ops, sh, &err);
+	sh->ftl = ftl_create(cfg, oob ? &shadow_oob_ops : &shadow_ops, sh,
+			     &err);
 	sh->in_init = false;
 	if (!sh->ftl)
 		goto fail;

@@ -79,9 +79,14 @@ bool shadow_fail(struct shadow *sh, const char *fmt, ...)
 
 /* The callbacks, usable on their own with a struct shadow as ctx. */
 extern const struct ftl_ops shadow_ops;
+/* The same plus read_oob: the core keeps no reverse map, it reads p2l. */
+extern const struct ftl_ops shadow_oob_ops;
 
 /* Create the FTL with shadow_ops; 0 or the ftl_create() error. */
 int shadow_init(struct shadow *sh, const struct ftl_config *cfg);
+/* The same, with shadow_oob_ops if @oob. */
+int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
+		     bool oob);
 /* Destroy the FTL, check every valid page was released exactly once. */
 bool shadow_fini(struct shadow *sh);
 

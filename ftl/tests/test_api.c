@@ -1037,6 +1037,34 @@ static void test_destroy_releases_all(void **state)
 	assert_int_equal(sh.releases_total, rel);
 }
 
+/* The lock-free lookup agrees with ftl_lookup() and counts nothing. */
+static void test_lookup_unlocked(void **state)
+{
+	struct ftl_stats before, after;
+	struct ftl_config cfg;
+	struct shadow sh;
+	u64 i;
+
+	(void)state;
+	small_cfg(&cfg, 8, 200, 30, FTL_GC_FIFO);
+	sh_init(&sh, &cfg);
+	for (i = 0; i < 200 * 4; i++)
+		OK(&sh, shadow_write(&sh, rnd_below(&rng_state, 180)));
+	OK(&sh, shadow_discard(&sh, 20, 40, false));
+	ftl_get_stats(sh.ftl, &before);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(ftl_lookup_unlocked(sh.ftl, i),
+				 ftl_lookup(sh.ftl, i));
+		assert_int_equal(ftl_lookup_unlocked(sh.ftl, i), sh.l2p[i]);
+	}
+	assert_int_equal(ftl_lookup_unlocked(sh.ftl, 200), FTL_UNMAPPED);
+	assert_int_equal(ftl_lookup_unlocked(sh.ftl, U64_MAX), FTL_UNMAPPED);
+	ftl_get_stats(sh.ftl, &after);
+	assert_int_equal(after.host_pages_read, before.host_pages_read);
+	assert_int_equal(after.unmapped_reads, before.unmapped_reads);
+	sh_fini(&sh);
+}
+
 /* ---- policies ---- */
 
 static void test_policy_names(void **state)
@@ -1100,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_wear_leveling_switch),
 		cmocka_unit_test(test_reset_stats),
 		cmocka_unit_test(test_destroy_releases_all),
+		cmocka_unit_test(test_lookup_unlocked),
 		cmocka_unit_test(test_policy_names),
 	};
 

@@ -41,6 +41,7 @@ struct model_case {
 	bool expect_moves;	/* GC must have relocated valid pages */
 	u32 gc_low, gc_high;	/* watermarks, 0 = default */
 	enum ftl_gc_policy policy;
+	bool oob;		/* the store keeps the lpns (ops->read_oob) */
 	u32 index;
 };
 
@@ -86,7 +87,7 @@ static void run_model(void **state)
 	cfg.wl_threshold = c->wl_threshold;
 	cfg.gc_low_blocks = c->gc_low;
 	cfg.gc_high_blocks = c->gc_high;
-	err = shadow_init(&sh, &cfg);
+	err = shadow_init_mode(&sh, &cfg, c->oob);
 	if (err)
 		fail_msg("%s: shadow_init: %d", c->name, err);
 	CHECK(shadow_verify(&sh));
@@ -190,19 +191,27 @@ static void run_model(void **state)
 }
 
 /* name, pages/block, logical pages, op %, wl threshold, hot share,
- * rounds factor, expect GC relocations, gc_low, gc_high */
+ * rounds factor, expect GC relocations, gc_low, gc_high, policy, oob */
 #define GEOMETRIES(P, pname)						\
-	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, 0 },	\
-	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, 0 }, \
-	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, 0 }, \
-	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, 0 }, \
-	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, 0 }, \
-	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, 0 }
+	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, false, 0 }, \
+	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, false, 0 }, \
+	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, false, 0 }, \
+	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, false, 0 }, \
+	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0 }, \
+	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0 }
+
+/* The lpns in the data store's spare areas, as the kernel module keeps them. */
+#define OOB_GEOMETRIES(P, pname)					\
+	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0 }, \
+	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0 }
 
 static struct model_case cases[] = {
 	GEOMETRIES(FTL_GC_GREEDY, "greedy"),
 	GEOMETRIES(FTL_GC_FIFO, "fifo"),
 	GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
+	OOB_GEOMETRIES(FTL_GC_GREEDY, "greedy"),
+	OOB_GEOMETRIES(FTL_GC_FIFO, "fifo"),
+	OOB_GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
