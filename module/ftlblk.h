@@ -2,7 +2,10 @@
 /*
  * ftlblk - a RAM-backed flash SSD with a real flash translation layer.
  *
- * main.c     module parameters, device life cycle, blk-mq request handling
+ * main.c     module parameters, device life cycle, queue_rq
+ * rw.c       reads and writes (the hot path)
+ * discard.c  discard and write-zeroes, and their workqueue
+ * pages.c    data pages: the pool that recycles them
  * configfs.c /sys/kernel/config/ftlblk/<name>/ device interface
  * sysfs.c    /sys/block/ftlblkN/ftl/ statistics
  * trace.c    ftlblk:* tracepoints (trace.h)
@@ -13,8 +16,11 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "ftl.h"
 
@@ -77,6 +83,44 @@ struct ftlblk_counters {
 	u64 flush_requests;
 };
 
+/* Largest read or write request: 1 MiB, as brd's and most NVMe's. */
+#define FTLBLK_MAX_HW_SECTORS	(SZ_1M >> SECTOR_SHIFT)
+/* Flash pages a read or write request can touch (4 KiB pages, unaligned). */
+#define FTLBLK_MAX_RQ_PAGES	((SZ_1M >> 12) + 1)
+/* data[] holds frame number + 1 in 32 bits: RAM below 16 TiB. */
+#define FTLBLK_MAX_FRAME	(U32_MAX - 1UL)
+/* Free data pages kept for reuse: two largest requests' worth. */
+#define FTLBLK_POOL_MAX_BYTES	(2 * SZ_1M)
+
+/**
+ * struct ftlblk_cmd - per-request driver data
+ * @work: runs a long discard or a write-zeroes on ftlblk_wq (discard.c)
+ * @pages: a write's new data pages, taken before it touches the FTL; a
+ *	discard's pages released by one batch of unmaps
+ */
+struct ftlblk_cmd {
+	struct work_struct work;
+	struct page *pages[FTLBLK_MAX_RQ_PAGES];
+};
+
+/**
+ * struct ftlblk_released - pages the FTL released during one lock hold
+ * @pages: room for them
+ * @max: entries in @pages
+ * @nr: entries used
+ */
+struct ftlblk_released {
+	struct page **pages;
+	unsigned int max;
+	unsigned int nr;
+};
+
+/* What lock-free readers count, per CPU; sysfs adds them to the FTL's. */
+struct ftlblk_reads {
+	u64 pages;		/* host_pages_read */
+	u64 unmapped;		/* unmapped_reads */
+};
+
 struct ftlblk_dev {
 	struct ftlblk_config cfg;	/* frozen at power-on */
 	int index;			/* N of /dev/ftlblkN */
@@ -93,18 +137,59 @@ struct ftlblk_dev {
 	bool removing;
 
 	/*
-	 * lock protects ftl (maps, GC, counters), data[], data_pages and ctr.
-	 * It is taken from queue_rq (process context: the queue is
-	 * BLK_MQ_F_BLOCKING) and from sysfs, never from interrupts. Nothing
-	 * under it sleeps or allocates: data pages are allocated before it is
-	 * taken and freed (which does not sleep) from the FTL's callbacks.
+	 * lock protects ftl (maps, GC, counters), data[], data_pages, rel
+	 * and ctr. It is taken in task context only: from queue_rq (which
+	 * runs in the submitter or a kworker, never from interrupts),
+	 * ftlblk_wq and sysfs. Nothing under it sleeps or allocates: data
+	 * pages are taken before it, and the pages the FTL releases are
+	 * collected in the holder's array (rel, see ftlblk_lock()) and
+	 * recycled or freed by ftlblk_unlock() after it. One hold covers at
+	 * most FTLBLK_BATCH_PAGES reads or writes (plus the GC they trigger)
+	 * or FTLBLK_UNMAP_BATCH unmapped pages.
 	 */
 	spinlock_t lock;
 	struct ftl *ftl;
-	struct page **data;		/* physical page -> data, or NULL */
+	/*
+	 * data[ppn] is the page frame number + 1 of the memory holding
+	 * physical page ppn, 0 if none: 4 bytes where a pointer takes 8,
+	 * which keeps the page table at 0.1 % of the capacity (RAM must end
+	 * below 16 TiB, checked at load). The page's private field holds the
+	 * logical page it belongs to: the spare area of a NAND page, which
+	 * spares the FTL core its reverse map (ftl_ops.read_oob).
+	 */
+	u32 *data;
 	u64 data_pages;
+	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
 	struct ftlblk_counters ctr;
+	struct ftlblk_reads __percpu *reads;
+
+	/* pool_lock protects pool[] and pool_pages; never nested. */
+	spinlock_t pool_lock;
+	struct page **pool;		/* free data pages, stale contents */
+	unsigned int pool_pages;
+	unsigned int pool_max;		/* entries in pool[] */
 };
+
+/* The memory holding physical page @ppn's data, or NULL. */
+static inline struct page *ftlblk_data(const struct ftlblk_dev *dev, u32 ppn)
+{
+	u32 frame = dev->data[ppn];
+
+	return frame ? pfn_to_page(frame - 1) : NULL;
+}
+
+/* Under dev->lock; release: readers without the lock see the data first. */
+static inline void ftlblk_set_data(struct ftlblk_dev *dev, u32 ppn,
+				   struct page *page)
+{
+	smp_store_release(&dev->data[ppn], page ? page_to_pfn(page) + 1 : 0);
+}
+
+/* Bytes in one flash page. */
+static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
+{
+	return dev->sectors_per_page << SECTOR_SHIFT;
+}
 
 /* main.c */
 extern struct ftlblk_config ftlblk_defaults;
@@ -113,6 +198,31 @@ int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 int ftlblk_create(const struct ftlblk_config *cfg, const char *who,
 		  struct ftlblk_dev **devp);
 int ftlblk_remove(struct ftlblk_dev *dev, bool force);
+
+/* rw.c */
+blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
+		       bool write);
+void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+			     unsigned int keep_off, unsigned int keep_len);
+int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page);
+
+/* discard.c */
+void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq);
+void ftlblk_init_cmd(struct ftlblk_cmd *cmd);
+int ftlblk_zero_init(void);
+void ftlblk_zero_exit(void);
+
+/* pages.c */
+int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
+		     unsigned int n, gfp_t gfp);
+void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
+		      unsigned int n);
+void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
+	__acquires(&dev->lock);
+void ftlblk_unlock(struct ftlblk_dev *dev) __releases(&dev->lock);
+void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page);
+int ftlblk_pool_init(struct ftlblk_dev *dev);
+void ftlblk_pool_free(struct ftlblk_dev *dev);
 
 /* configfs.c */
 int ftlblk_configfs_init(void);

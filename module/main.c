@@ -8,13 +8,10 @@
  * decides where each logical page goes; when it garbage-collects it hands
  * the data page over to the new physical page (a pointer move), and when
  * a physical page stops holding valid data (overwrite, discard, erase) its
- * memory is freed at once.
+ * memory goes back to the pool or the system (pages.c).
  *
- * Discard contract: logical pages fully covered by a discard are unmapped
- * (memory freed, never copied by GC again); the covered sectors of a
- * partly covered page are zeroed by a read-modify-write of that page (and
- * the page is unmapped if it is then all zeroes). Every discarded sector
- * reads back as zeroes.
+ * main.c holds the tunables, the device life cycle and queue_rq; reads and
+ * writes are in rw.c, discard and write-zeroes in discard.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,7 +19,9 @@
 #include <linux/highmem.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
+#include <linux/mmzone.h>
 #include <linux/module.h>
+#include <linux/nodemask.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -78,8 +77,8 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 					 .zero_ok = true,
 					 .help = "0 (unlimited) or 1..8388607 (512-byte sectors)" },
 	[FTLBLK_SUBMIT_QUEUES] = { .name = "submit_queues", .min = 1,
-				   .max = 256,
-				   .help = "1..256 (hardware queues)" },
+				   .max = 256, .zero_ok = true,
+				   .help = "0 (one per CPU) or 1..256 (hardware queues)" },
 	[FTLBLK_HW_QUEUE_DEPTH] = { .name = "hw_queue_depth", .min = 1,
 				    .max = 4096,
 				    .help = "1..4096 (requests per queue)" },
@@ -98,7 +97,6 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_WL_THRESHOLD] = FTL_DEFAULT_WL_THRESHOLD,
 	[FTLBLK_DISCARD] = 1,
 	[FTLBLK_MAX_DISCARD_SEGMENTS] = 64,
-	[FTLBLK_SUBMIT_QUEUES] = 1,
 	[FTLBLK_HW_QUEUE_DEPTH] = 64,
 } };
 
@@ -150,7 +148,7 @@ MODULE_PARM_DESC(max_discard_sectors, "Largest discard in 512-byte sectors, 0 = 
 
 module_param_named(submit_queues, ftlblk_defaults.val[FTLBLK_SUBMIT_QUEUES],
 		   uint, 0444);
-MODULE_PARM_DESC(submit_queues, "Hardware queues, 1..256. Default: 1");
+MODULE_PARM_DESC(submit_queues, "Hardware queues, 0 = one per CPU, 1..256. Default: 0");
 
 module_param_named(hw_queue_depth, ftlblk_defaults.val[FTLBLK_HW_QUEUE_DEPTH],
 		   uint, 0444);
@@ -198,14 +196,15 @@ int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 
 /* ---- FTL callbacks: run under dev->lock ---- */
 
-static void ftlblk_release_page(void *ctx, u32 ppn)
+static void ftlblk_release(void *ctx, u32 ppn)
 {
 	struct ftlblk_dev *dev = ctx;
+	struct page *page = ftlblk_data(dev, ppn);
 
-	if (dev->data[ppn]) {
-		/* A reader may still hold a reference: it frees it then. */
-		put_page(dev->data[ppn]);
-		dev->data[ppn] = NULL;
+	if (page) {
+		set_page_private(page, 0);
+		ftlblk_release_page(dev, page);
+		ftlblk_set_data(dev, ppn, NULL);
 		dev->data_pages--;
 	}
 }
@@ -214,8 +213,17 @@ static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 {
 	struct ftlblk_dev *dev = ctx;
 
-	dev->data[to] = dev->data[from];
-	dev->data[from] = NULL;
+	WRITE_ONCE(dev->data[to], dev->data[from]);
+	WRITE_ONCE(dev->data[from], 0);
+}
+
+/* The lpn stored with the data page: the NAND page's spare area. */
+static u32 ftlblk_read_oob(void *ctx, u32 ppn)
+{
+	struct ftlblk_dev *dev = ctx;
+	struct page *page = ftlblk_data(dev, ppn);
+
+	return page ? page_private(page) : FTL_UNMAPPED;
 }
 
 static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
@@ -234,373 +242,12 @@ static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
 }
 
 static const struct ftl_ops ftlblk_ftl_ops = {
-	.release = ftlblk_release_page,
+	.release = ftlblk_release,
 	.move = ftlblk_move_page,
 	.erased = ftlblk_erased,
 	.collected = ftlblk_collected,
+	.read_oob = ftlblk_read_oob,
 };
-
-/* ---- moving bytes between a request and flash pages ---- */
-
-/* A position in a request's data, which may span several bios. */
-struct ftlblk_cursor {
-	struct bio *bio;
-	struct bvec_iter iter;
-};
-
-static void cursor_init(struct ftlblk_cursor *c, struct request *rq)
-{
-	c->bio = rq->bio;
-	c->iter = c->bio->bi_iter;
-}
-
-/*
- * Copy @len bytes at the cursor into @buf (@to_rq false) or from @buf into
- * the request (@to_rq true, @buf NULL means zeroes), and advance.
- */
-static void cursor_copy(struct ftlblk_cursor *c, void *buf, unsigned int len,
-			bool to_rq)
-{
-	while (len) {
-		struct bio_vec bv;
-		unsigned int n;
-		void *addr;
-
-		while (!c->iter.bi_size) {
-			c->bio = c->bio->bi_next;
-			c->iter = c->bio->bi_iter;
-		}
-		bv = bio_iter_iovec(c->bio, c->iter);
-		n = min(len, bv.bv_len);
-		addr = kmap_local_page(bv.bv_page) + bv.bv_offset;
-		if (!to_rq)
-			memcpy(buf, addr, n);
-		else if (buf)
-			memcpy(addr, buf, n);
-		else
-			memset(addr, 0, n);
-		kunmap_local(addr);
-		if (to_rq)
-			flush_dcache_page(bv.bv_page);
-		bio_advance_iter_single(c->bio, &c->iter, n);
-		if (buf)
-			buf += n;
-		len -= n;
-	}
-}
-
-static unsigned int flash_page_size(struct ftlblk_dev *dev)
-{
-	return dev->sectors_per_page << SECTOR_SHIFT;
-}
-
-/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
-static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t extra)
-{
-	return alloc_pages(GFP_NOIO | __GFP_NOWARN | __GFP_COMP | extra,
-			   dev->page_order);
-}
-
-/* Store @page, already holding the new data, as logical page @lpn. */
-static int install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
-{
-	u32 ppn;
-	int err;
-
-	lockdep_assert_held(&dev->lock);
-	err = ftl_write(dev->ftl, lpn, &ppn);
-	if (err)
-		return err;
-	dev->data[ppn] = page;
-	dev->data_pages++;
-	return 0;
-}
-
-/* Under dev->lock: the current contents of @lpn into @buf. */
-static void read_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf)
-{
-	u32 ppn = ftl_lookup(dev->ftl, lpn);
-
-	if (ppn == FTL_UNMAPPED)
-		memset(buf, 0, flash_page_size(dev));
-	else
-		memcpy(buf, page_address(dev->data[ppn]), flash_page_size(dev));
-}
-
-/*
- * Like NAND, a data page is never modified once programmed: writes go to
- * a new page and GC only moves the pointer. So a reader only needs the
- * lock to find the page and take a reference; it copies without the lock,
- * and the memory outlives a concurrent overwrite, discard or erase.
- */
-static blk_status_t read_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
-			       u64 lpn, unsigned int off, unsigned int len)
-{
-	struct page *page = NULL;
-	u32 ppn;
-	int err;
-
-	spin_lock(&dev->lock);
-	err = ftl_read(dev->ftl, lpn, &ppn);
-	if (!err && ppn != FTL_UNMAPPED) {
-		page = dev->data[ppn];
-		get_page(page);
-	}
-	spin_unlock(&dev->lock);
-	if (err)
-		return BLK_STS_IOERR;
-	cursor_copy(c, page ? page_address(page) + off : NULL, len, true);
-	if (page)
-		put_page(page);
-	return BLK_STS_OK;
-}
-
-/*
- * A flash page is only ever programmed whole: a write of part of it reads
- * the rest from the current copy (read-modify-write) under the same lock
- * hold, so concurrent partial writes to one page cannot lose each other.
- */
-static blk_status_t write_chunk(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
-				u64 lpn, unsigned int off, unsigned int len)
-{
-	bool whole = len == flash_page_size(dev);
-	struct page *page = alloc_data_page(dev, 0);
-	void *buf;
-	int err;
-
-	if (!page)
-		return BLK_STS_RESOURCE;
-	buf = page_address(page);
-	if (whole)
-		cursor_copy(c, buf, len, false);
-	spin_lock(&dev->lock);
-	if (!whole) {
-		read_page_locked(dev, lpn, buf);
-		cursor_copy(c, buf + off, len, false);
-	}
-	err = install_page(dev, lpn, page);
-	spin_unlock(&dev->lock);
-	if (err) {
-		put_page(page);
-		return BLK_STS_IOERR;
-	}
-	return BLK_STS_OK;
-}
-
-static blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
-			      bool write)
-{
-	unsigned int page_size = flash_page_size(dev);
-	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	unsigned int left = blk_rq_bytes(rq);
-	struct ftlblk_cursor c;
-	blk_status_t sts = BLK_STS_OK;
-
-	if (!left)
-		return BLK_STS_OK;
-	/* The block layer checks this; a bug there must not corrupt us. */
-	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > get_capacity(dev->disk))
-		return BLK_STS_IOERR;
-	cursor_init(&c, rq);
-	while (left && sts == BLK_STS_OK) {
-		unsigned int off = pos & (page_size - 1);
-		unsigned int len = min(left, page_size - off);
-		u64 lpn = pos >> dev->page_shift;
-
-		if (write)
-			sts = write_chunk(dev, &c, lpn, off, len);
-		else
-			sts = read_chunk(dev, &c, lpn, off, len);
-		pos += len;
-		left -= len;
-	}
-	return sts;
-}
-
-/* ---- discard and write-zeroes ---- */
-
-/*
- * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
- * pages already read as zeroes; a page left all zeroes is unmapped rather
- * than programmed, unless @keep_mapped (write-zeroes with REQ_NOUNMAP).
- */
-static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
-				      unsigned int first, unsigned int count,
-				      bool discard, bool keep_mapped)
-{
-	struct page *page;
-	void *buf;
-	int err = 0;
-
-	spin_lock(&dev->lock);
-	if (discard)
-		dev->ctr.sectors_zeroed += count;
-	/* fstrim re-discards free space: most partial pages hold nothing. */
-	if (!keep_mapped && ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED) {
-		spin_unlock(&dev->lock);
-		return BLK_STS_OK;
-	}
-	spin_unlock(&dev->lock);
-
-	page = alloc_data_page(dev, 0);
-	if (!page)
-		return BLK_STS_RESOURCE;
-	buf = page_address(page);
-	spin_lock(&dev->lock);
-	/* The page may have been discarded meanwhile; then it reads zero. */
-	if (keep_mapped || ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
-		read_page_locked(dev, lpn, buf);
-		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
-		if (keep_mapped || memchr_inv(buf, 0, flash_page_size(dev))) {
-			err = install_page(dev, lpn, page);
-			page = err ? page : NULL;
-		} else {
-			ftl_unmap(dev->ftl, lpn, 1);
-		}
-	}
-	spin_unlock(&dev->lock);
-	if (page)
-		put_page(page);
-	return err ? BLK_STS_IOERR : BLK_STS_OK;
-}
-
-/* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
-static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
-				     u64 count)
-{
-	for (; count; lpn++, count--) {
-		struct page *page = alloc_data_page(dev, __GFP_ZERO);
-		int err;
-
-		if (!page)
-			return BLK_STS_RESOURCE;
-		spin_lock(&dev->lock);
-		err = install_page(dev, lpn, page);
-		spin_unlock(&dev->lock);
-		if (err) {
-			put_page(page);
-			return BLK_STS_IOERR;
-		}
-		cond_resched();
-	}
-	return BLK_STS_OK;
-}
-
-/* Pages unmapped per hold of dev->lock, so I/O is not stalled for long. */
-#define FTLBLK_UNMAP_BATCH	1024
-
-static blk_status_t unmap_pages(struct ftlblk_dev *dev, u64 lpn, u64 count,
-				bool discard)
-{
-	while (count) {
-		u64 n = min_t(u64, count, FTLBLK_UNMAP_BATCH);
-		s64 ret;
-
-		spin_lock(&dev->lock);
-		/* Page counts add up over batches; ctr counts requests. */
-		if (discard)
-			ret = ftl_discard(dev->ftl, lpn, n);
-		else
-			ret = ftl_unmap(dev->ftl, lpn, n);
-		spin_unlock(&dev->lock);
-		if (ret < 0)
-			return BLK_STS_IOERR;
-		lpn += n;
-		count -= n;
-		cond_resched();
-	}
-	return BLK_STS_OK;
-}
-
-/*
- * Zero a sector range: whole flash pages are unmapped (or, for
- * write-zeroes with @nounmap, programmed with zeroes), the partly covered
- * first and last pages are read-modify-written.
- */
-static blk_status_t zero_range(struct ftlblk_dev *dev, sector_t sector,
-			       u64 nr_sects, bool discard, bool nounmap)
-{
-	unsigned int spp = dev->sectors_per_page;
-	u64 end = sector + nr_sects, lpn, last;
-	unsigned int head, tail;
-	blk_status_t sts;
-
-	if (!nr_sects)
-		return BLK_STS_OK;
-	if (end > get_capacity(dev->disk) || end < sector)
-		return BLK_STS_IOERR;
-	lpn = div_u64_rem(sector, spp, &head);
-	last = div_u64_rem(end - 1, spp, &tail);
-	tail++;		/* sectors of the last page covered */
-
-	if (lpn == last && (head || tail != spp))
-		return zero_partial_page(dev, lpn, head, tail - head, discard,
-					 nounmap);
-	if (head) {
-		sts = zero_partial_page(dev, lpn, head, spp - head, discard,
-					nounmap);
-		if (sts)
-			return sts;
-		lpn++;
-	}
-	if (tail != spp) {
-		sts = zero_partial_page(dev, last, 0, tail, discard, nounmap);
-		if (sts)
-			return sts;
-		last--;
-	}
-	if (lpn > last)
-		return BLK_STS_OK;
-	if (nounmap)
-		return write_zero_pages(dev, lpn, last - lpn + 1);
-	return unmap_pages(dev, lpn, last - lpn + 1, discard);
-}
-
-static blk_status_t discard_range(struct ftlblk_dev *dev, sector_t sector,
-				  u64 nr_sects)
-{
-	trace_ftlblk_discard(dev->disk, sector, nr_sects);
-	spin_lock(&dev->lock);
-	dev->ctr.discard_ranges++;
-	dev->ctr.discard_sectors += nr_sects;
-	spin_unlock(&dev->lock);
-	return zero_range(dev, sector, nr_sects, true, false);
-}
-
-/*
- * With one discard segment a request is one contiguous range, however
- * many bios were merged into it. With several, the block layer merges
- * discontiguous bios and each bio is one range (as virtio-blk and NVMe
- * send them to the device).
- */
-static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
-{
-	blk_status_t sts = BLK_STS_OK;
-	struct bio *bio;
-
-	spin_lock(&dev->lock);
-	dev->ctr.discard_requests++;
-	spin_unlock(&dev->lock);
-	if (queue_max_discard_segments(rq->q) == 1)
-		return discard_range(dev, blk_rq_pos(rq), blk_rq_sectors(rq));
-	__rq_for_each_bio(bio, rq) {
-		sts = discard_range(dev, bio->bi_iter.bi_sector,
-				    bio_sectors(bio));
-		if (sts)
-			break;
-	}
-	return sts;
-}
-
-static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
-					struct request *rq)
-{
-	spin_lock(&dev->lock);
-	dev->ctr.write_zeroes_requests++;
-	spin_unlock(&dev->lock);
-	return zero_range(dev, blk_rq_pos(rq), blk_rq_sectors(rq), false,
-			  rq->cmd_flags & REQ_NOUNMAP);
-}
 
 static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				    const struct blk_mq_queue_data *bd)
@@ -616,6 +263,9 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		break;
 	case REQ_OP_WRITE:
 		sts = ftlblk_rw(dev, rq, true);
+		/* Out of memory before anything was written: retry later. */
+		if (sts == BLK_STS_RESOURCE)
+			return sts;
 		break;
 	case REQ_OP_FLUSH:
 		/* RAM has no volatile cache to write back. */
@@ -625,11 +275,9 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_OK;
 		break;
 	case REQ_OP_DISCARD:
-		sts = ftlblk_discard(dev, rq);
-		break;
 	case REQ_OP_WRITE_ZEROES:
-		sts = ftlblk_write_zeroes(dev, rq);
-		break;
+		ftlblk_zero_rq(dev, rq);
+		return BLK_STS_OK;
 	default:
 		sts = BLK_STS_NOTSUPP;
 		break;
@@ -638,8 +286,16 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_OK;
 }
 
+static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			       unsigned int hctx_idx, unsigned int numa_node)
+{
+	ftlblk_init_cmd(blk_mq_rq_to_pdu(rq));
+	return 0;
+}
+
 static const struct blk_mq_ops ftlblk_mq_ops = {
 	.queue_rq = ftlblk_queue_rq,
+	.init_request = ftlblk_init_request,
 };
 
 /* ---- block device ---- */
@@ -710,6 +366,11 @@ static void ftlblk_set_limits(struct ftlblk_dev *dev)
 	blk_queue_logical_block_size(q, v[FTLBLK_BLOCKSIZE]);
 	blk_queue_physical_block_size(q, v[FTLBLK_PAGE_SIZE]);
 	blk_queue_io_min(q, v[FTLBLK_PAGE_SIZE]);
+	/* Large requests and a flash block as the optimal size. */
+	blk_queue_io_opt(q, v[FTLBLK_PAGE_SIZE] * v[FTLBLK_PAGES_PER_BLOCK]);
+	blk_queue_max_hw_sectors(q, FTLBLK_MAX_HW_SECTORS);
+	blk_queue_max_segments(q, USHRT_MAX);
+	blk_queue_max_segment_size(q, UINT_MAX);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
@@ -739,18 +400,33 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 	dev->sectors_per_page = fcfg.page_size >> SECTOR_SHIFT;
 	dev->page_shift = ilog2(fcfg.page_size);
 	dev->page_order = get_order(fcfg.page_size);
+	dev->reads = alloc_percpu(struct ftlblk_reads);
+	if (!dev->reads)
+		return -ENOMEM;
+	err = ftlblk_pool_init(dev);
+	if (err)
+		goto free_reads;
 	dev->ftl = ftl_create(&fcfg, &ftlblk_ftl_ops, dev, &err);
 	if (!dev->ftl)
-		return err;
+		goto free_pool;
 	ftl_get_geometry(dev->ftl, &geo);
 	dev->data = kvcalloc(geo.physical_pages, sizeof(*dev->data),
 			     GFP_KERNEL);
 	if (!dev->data) {
-		ftl_destroy(dev->ftl);
-		dev->ftl = NULL;
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto free_ftl;
 	}
 	return 0;
+
+free_ftl:
+	ftl_destroy(dev->ftl);
+	dev->ftl = NULL;
+free_pool:
+	ftlblk_pool_free(dev);
+free_reads:
+	free_percpu(dev->reads);
+	dev->reads = NULL;
+	return err;
 }
 
 static void ftlblk_free_ftl(struct ftlblk_dev *dev)
@@ -758,6 +434,9 @@ static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 	/* Releases, and so frees, every data page still holding data. */
 	ftl_destroy(dev->ftl);
 	WARN_ON(dev->data_pages);
+	ftlblk_pool_free(dev);
+	free_percpu(dev->reads);
+	dev->reads = NULL;
 	kvfree(dev->data);
 	dev->ftl = NULL;
 	dev->data = NULL;
@@ -770,11 +449,17 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	int err;
 
 	set->ops = &ftlblk_mq_ops;
-	set->nr_hw_queues = dev->cfg.val[FTLBLK_SUBMIT_QUEUES];
+	set->nr_hw_queues = dev->cfg.val[FTLBLK_SUBMIT_QUEUES] ?:
+			    num_possible_cpus();
 	set->queue_depth = dev->cfg.val[FTLBLK_HW_QUEUE_DEPTH];
 	set->numa_node = NUMA_NO_NODE;
-	/* Data pages are allocated with GFP_NOIO, which may sleep. */
-	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	set->cmd_size = sizeof(struct ftlblk_cmd);
+	/*
+	 * queue_rq never sleeps (rw.c, discard.c), so blk-mq calls it from
+	 * the submitting task instead of a kworker; a RAM device gains
+	 * nothing from an I/O scheduler, and users can still choose one.
+	 */
+	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	err = blk_mq_alloc_tag_set(set);
 	if (err)
 		return err;
@@ -883,6 +568,22 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	return 0;
 }
 
+/* data[] stores 32-bit page frame numbers: all RAM must lie below them. */
+static int __init ftlblk_check_memory(void)
+{
+	unsigned long end = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		end = max(end, node_end_pfn(nid));
+	if (end > FTLBLK_MAX_FRAME) {
+		pr_err("RAM ends at page frame %lu: allowed up to %lu (16 TiB), data pages are addressed by 32-bit frame numbers\n",
+		       end, FTLBLK_MAX_FRAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int __init ftlblk_check_params(void)
 {
 	int policy = ftl_policy_parse(gc_policy);
@@ -917,12 +618,17 @@ static int __init ftlblk_init(void)
 	unsigned int i;
 	int err;
 
-	err = ftlblk_check_params();
+	err = ftlblk_check_params() ?: ftlblk_check_memory();
+	if (err)
+		return err;
+	err = ftlblk_zero_init();
 	if (err)
 		return err;
 	ftlblk_major = register_blkdev(0, "ftlblk");
-	if (ftlblk_major < 0)
-		return ftlblk_major;
+	if (ftlblk_major < 0) {
+		err = ftlblk_major;
+		goto free_wq;
+	}
 	param_devs = kcalloc(max(nr_devices, 1U), sizeof(*param_devs),
 			     GFP_KERNEL);
 	if (!param_devs) {
@@ -945,6 +651,8 @@ remove:
 	ftlblk_remove_param_devs();
 unregister:
 	unregister_blkdev(ftlblk_major, "ftlblk");
+free_wq:
+	ftlblk_zero_exit();
 	return err;
 }
 
@@ -954,6 +662,7 @@ static void __exit ftlblk_exit(void)
 	ftlblk_configfs_exit();
 	ftlblk_remove_param_devs();
 	unregister_blkdev(ftlblk_major, "ftlblk");
+	ftlblk_zero_exit();
 }
 
 module_init(ftlblk_init);

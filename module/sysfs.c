@@ -6,6 +6,7 @@
  */
 #include <linux/device.h>
 #include <linux/math64.h>
+#include <linux/percpu.h>
 #include <linux/sysfs.h>
 
 #include "ftlblk.h"
@@ -16,6 +17,7 @@ struct ftlblk_snapshot {
 	struct ftl_geometry geo;
 	struct ftlblk_counters ctr;
 	u64 data_bytes;
+	u64 pool_bytes;
 	u64 metadata_bytes;
 };
 
@@ -26,6 +28,8 @@ static struct ftlblk_dev *to_ftlblk(struct device *d)
 
 static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 {
+	int cpu;
+
 	spin_lock(&dev->lock);
 	ftl_get_stats(dev->ftl, &s->ftl);
 	ftl_get_geometry(dev->ftl, &s->geo);
@@ -35,6 +39,15 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 			    s->geo.physical_pages * sizeof(*dev->data) +
 			    sizeof(*dev);
 	spin_unlock(&dev->lock);
+	for_each_possible_cpu(cpu) {
+		const struct ftlblk_reads *r = per_cpu_ptr(dev->reads, cpu);
+
+		s->ftl.host_pages_read += r->pages;
+		s->ftl.unmapped_reads += r->unmapped;
+	}
+	spin_lock(&dev->pool_lock);
+	s->pool_bytes = (u64)dev->pool_pages << (PAGE_SHIFT + dev->page_order);
+	spin_unlock(&dev->pool_lock);
 }
 
 /* Thousandths as a decimal: 2481 -> "2.481". */
@@ -87,6 +100,7 @@ FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
 FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
 FTLBLK_STAT_ATTR(free_blocks, s.ftl.free_blocks);
 FTLBLK_STAT_ATTR(data_bytes, s.data_bytes);
+FTLBLK_STAT_ATTR(pool_bytes, s.pool_bytes);
 FTLBLK_STAT_ATTR(metadata_bytes, s.metadata_bytes);
 FTLBLK_STAT_ATTR(logical_pages, s.geo.logical_pages);
 FTLBLK_STAT_ATTR(physical_blocks, s.geo.physical_blocks);
@@ -111,11 +125,16 @@ static ssize_t reset_stats_store(struct device *d,
 				 const char *buf, size_t len)
 {
 	struct ftlblk_dev *dev = to_ftlblk(d);
+	int cpu;
 
 	spin_lock(&dev->lock);
 	ftl_reset_stats(dev->ftl);
 	memset(&dev->ctr, 0, sizeof(dev->ctr));
 	spin_unlock(&dev->lock);
+	/* Readers running now may add to the old values: a reset is a moment. */
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(dev->reads, cpu), 0,
+		       sizeof(struct ftlblk_reads));
 	return len;
 }
 static DEVICE_ATTR_WO(reset_stats);
@@ -145,6 +164,7 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_valid_pages.attr,
 	&dev_attr_free_blocks.attr,
 	&dev_attr_data_bytes.attr,
+	&dev_attr_pool_bytes.attr,
 	&dev_attr_metadata_bytes.attr,
 	&dev_attr_logical_pages.attr,
 	&dev_attr_physical_blocks.attr,

@@ -1,4 +1,4 @@
 # a page that a partial discard leaves all zeroes is programmed instead of unmapped => vm 40-blkdiscard
-# file: module/main.c
+# file: module/discard.c
 # changes: 2
-s/^\t\tif (keep_mapped || memchr_inv(buf, 0, flash_page_size(dev))) {$/\t\tif (keep_mapped || 1) {/
+s/^\t\tif (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {$/\t\tif (keep_mapped || 1) {/

@@ -5,7 +5,7 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-plan 86
+plan 90
 
 
 # Every statistics file the documentation lists, in its order.
@@ -13,7 +13,7 @@ STATS="host_pages_written host_pages_read nand_pages_written waf
 gc_relocations gc_runs wl_relocations wl_runs erases erase_min erase_max
 erase_mean discard_requests discard_ranges discard_sectors pages_discarded
 valid_pages_discarded sectors_zeroed write_zeroes_requests flush_requests
-unmapped_reads valid_pages free_blocks data_bytes metadata_bytes
+unmapped_reads valid_pages free_blocks data_bytes pool_bytes metadata_bytes
 logical_pages physical_blocks spare_blocks pages_per_block gc_policy
 reset_stats"
 # Every configfs attribute of a device, as the features file must list them.
@@ -54,7 +54,12 @@ is "$(q ftlblk0 write_cache)" "write through" "no volatile write cache by defaul
 wzb=$(q ftlblk0 write_zeroes_max_bytes)
 ok "write_zeroes_max_bytes > 0 (got $wzb)" test "${wzb:-0}" -gt 0
 is "$(sysfs_read /sys/block/ftlblk0/mq/0/nr_tags)" 64 "hw_queue_depth 64 tags"
-is "$(ls /sys/block/ftlblk0/mq | tr '\n' ' ')" "0 " "one hardware queue"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+is "$(ls /sys/block/ftlblk0/mq | wc -l)" "$ncpu" "one hardware queue per CPU ($ncpu)"
+is "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/ftlblk0/queue/scheduler)" none \
+	"no I/O scheduler by default"
+is "$(q ftlblk0 max_hw_sectors_kb)" 1024 "max_hw_sectors_kb 1024"
+is "$(q ftlblk0 optimal_io_size)" 1048576 "optimal_io_size 1 MiB (one erase block)"
 
 is "$(sorted "$(ls /sys/block/ftlblk0/ftl)")" "$(sorted "$STATS")" \
 	"ftl/ holds exactly the documented statistics files"
@@ -74,8 +79,10 @@ is "$(st ftlblk0 free_blocks)" "$(st ftlblk0 physical_blocks)" "free_blocks = ph
 is "$(st ftlblk0 valid_pages)" 0 "valid_pages 0"
 is "$(st ftlblk0 data_bytes)" 0 "data_bytes 0"
 md=$(st ftlblk0 metadata_bytes)
-# l2p (4 B per logical page) + p2l (4 B) + data pointers (8 B per physical page)
-ok "metadata_bytes ($md) >= maps of 65536 + 70144 pages" test "${md:-0}" -ge $((65536 * 4 + 70144 * 12))
+# l2p (4 B per logical page) + page table (4 B per physical page); the
+# reverse map lives with the data (spare area), so it costs nothing here.
+ok "metadata_bytes ($md) >= maps of 65536 + 70144 pages" test "${md:-0}" -ge $((65536 * 4 + 70144 * 4))
+ok "metadata_bytes ($md) <= 0.3 % of 256 MiB" test "${md:-0}" -le $((256 * 1048576 * 3 / 1000))
 is "$(st ftlblk0 gc_policy)" greedy "gc_policy greedy"
 zero=
 for f in host_pages_written nand_pages_written gc_relocations gc_runs \
@@ -107,7 +114,7 @@ for a in size blocksize page_size pages_per_block op_percent gc_policy \
 	max_discard_sectors submit_queues hw_queue_depth write_cache power index; do
 	got="$got $a=$(cat $CFS/geo/$a)"
 done
-is "$got" " size=256 blocksize=512 page_size=4096 pages_per_block=256 op_percent=7 gc_policy=greedy wl_threshold=64 gc_low_blocks=0 gc_high_blocks=0 discard=1 max_discard_segments=64 max_discard_sectors=0 submit_queues=1 hw_queue_depth=64 write_cache=0 power=0 index=-1" \
+is "$got" " size=256 blocksize=512 page_size=4096 pages_per_block=256 op_percent=7 gc_policy=greedy wl_threshold=64 gc_low_blocks=0 gc_high_blocks=0 discard=1 max_discard_segments=64 max_discard_sectors=0 submit_queues=0 hw_queue_depth=64 write_cache=0 power=0 index=-1" \
 	"a new directory starts from the module defaults, powered off"
 
 bad=

@@ -16,7 +16,7 @@ COUNTERS="host_pages_written host_pages_read nand_pages_written
 gc_relocations gc_runs wl_relocations wl_runs erases discard_requests
 discard_ranges discard_sectors pages_discarded valid_pages_discarded
 sectors_zeroed write_zeroes_requests flush_requests unmapped_reads"
-STATE="valid_pages free_blocks erase_min erase_max erase_mean data_bytes
+STATE="valid_pages free_blocks erase_min erase_max erase_mean data_bytes pool_bytes
 metadata_bytes logical_pages physical_blocks spare_blocks pages_per_block
 gc_policy"
 

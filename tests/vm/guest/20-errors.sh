@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 133
+plan 131
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -114,8 +114,7 @@ param_exact "$P discard 2: allowed 0 or 1" discard=2
 param_exact "$P max_discard_segments 0: allowed 1..256 (ranges per request)" max_discard_segments=0
 param_exact "$P max_discard_segments 257: allowed 1..256 (ranges per request)" max_discard_segments=257
 param_exact "$P max_discard_sectors 8388608: allowed 0 (unlimited) or 1..8388607 (512-byte sectors)" max_discard_sectors=8388608
-param_exact "$P submit_queues 0: allowed 1..256 (hardware queues)" submit_queues=0
-param_exact "$P submit_queues 257: allowed 1..256 (hardware queues)" submit_queues=257
+param_exact "$P submit_queues 257: allowed 0 (one per CPU) or 1..256 (hardware queues)" submit_queues=257
 param_exact "$P hw_queue_depth 0: allowed 1..4096 (requests per queue)" hw_queue_depth=0
 param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_queue_depth=4097
 param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
@@ -180,7 +179,6 @@ refuse $E max_discard_segments 257 "1..256"
 refuse $E max_discard_segments abc "1..256"
 refuse $E max_discard_sectors 8388608 "1..8388607"
 refuse $E max_discard_sectors abc "1..8388607"
-refuse $E submit_queues 0 "1..256"
 refuse $E submit_queues 257 "1..256"
 refuse $E submit_queues abc "1..256"
 refuse $E hw_queue_depth 0 "1..4096"
@@ -202,7 +200,7 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	gc_low_blocks=0 gc_high_blocks=1024 gc_high_blocks=0 discard=0 discard=1 \
 	max_discard_segments=1 max_discard_segments=256 \
 	max_discard_sectors=8388607 max_discard_sectors=0 submit_queues=256 \
-	submit_queues=1 hw_queue_depth=1 hw_queue_depth=4096 write_cache=1 \
+	submit_queues=1 submit_queues=0 hw_queue_depth=1 hw_queue_depth=4096 write_cache=1 \
 	write_cache=0; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discard and write-zeroes.
+ *
+ * Discard contract: logical pages fully covered by a discard are unmapped
+ * (memory freed, never copied by GC again); the covered sectors of a
+ * partly covered page are zeroed by a read-modify-write of that page (and
+ * the page is unmapped if it is then all zeroes). Every discarded sector
+ * reads back as zeroes.
+ *
+ * queue_rq must not sleep, but a discard of the whole device or a
+ * write-zeroes of gigabytes is a lot of work, and partial pages need
+ * memory. So only quick discards (every range whole flash pages, at most
+ * FTLBLK_UNMAP_BATCH pages in all: what fstrim and filesystems send) run
+ * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq, where
+ * they may allocate with GFP_NOIO and reschedule between batches, so that
+ * reads and writes keep flowing beside them.
+ */
+#include <linux/blk-mq.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "ftlblk.h"
+#include "trace.h"
+
+/*
+ * Pages unmapped per hold of dev->lock, so I/O is not stalled for long;
+ * the pages they release fit in the request's page array.
+ */
+#define FTLBLK_UNMAP_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
+
+static struct workqueue_struct *ftlblk_wq;
+
+/*
+ * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
+ * pages already read as zeroes; a page left all zeroes is unmapped rather
+ * than programmed, unless @keep_mapped (write-zeroes with REQ_NOUNMAP).
+ * Runs on ftlblk_wq: it may sleep for memory.
+ */
+static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
+				      unsigned int first, unsigned int count,
+				      bool discard, bool keep_mapped)
+{
+	struct page *page, *released;
+	struct ftlblk_released rel = { &released, 1 };
+	void *buf;
+	int err = 0;
+
+	spin_lock(&dev->lock);
+	if (discard)
+		dev->ctr.sectors_zeroed += count;
+	/* fstrim re-discards free space: most partial pages hold nothing. */
+	if (!keep_mapped && ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED) {
+		spin_unlock(&dev->lock);
+		return BLK_STS_OK;
+	}
+	spin_unlock(&dev->lock);
+
+	if (ftlblk_pages_get(dev, &page, 1, GFP_NOIO))
+		return BLK_STS_RESOURCE;
+	buf = page_address(page);
+	ftlblk_lock(dev, &rel);
+	/* The page may have been discarded meanwhile; then it reads zero. */
+	if (keep_mapped || ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
+		ftlblk_copy_page_locked(dev, lpn, buf, 0, 0);
+		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
+		if (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {
+			err = ftlblk_install_page(dev, lpn, page);
+			page = err ? page : NULL;
+		} else {
+			ftl_unmap(dev->ftl, lpn, 1);
+		}
+	}
+	ftlblk_unlock(dev);
+	if (page)
+		ftlblk_pages_put(dev, &page, 1);
+	return err ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+/* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
+static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
+				     u64 count)
+{
+	for (; count; lpn++, count--) {
+		struct page *page, *released;
+		struct ftlblk_released rel = { &released, 1 };
+		int err;
+
+		if (ftlblk_pages_get(dev, &page, 1, GFP_NOIO))
+			return BLK_STS_RESOURCE;
+		memset(page_address(page), 0, ftlblk_page_bytes(dev));
+		ftlblk_lock(dev, &rel);
+		err = ftlblk_install_page(dev, lpn, page);
+		ftlblk_unlock(dev);
+		if (err) {
+			ftlblk_pages_put(dev, &page, 1);
+			return BLK_STS_IOERR;
+		}
+		cond_resched();
+	}
+	return BLK_STS_OK;
+}
+
+/*
+ * Reschedules between batches only, so a range of at most one batch (a
+ * quick discard, run from queue_rq) never sleeps. @buf holds what one
+ * batch releases.
+ */
+static blk_status_t unmap_pages(struct ftlblk_dev *dev, struct page **buf,
+				u64 lpn, u64 count, bool discard)
+{
+	struct ftlblk_released rel = { buf, FTLBLK_UNMAP_BATCH };
+
+	while (count) {
+		u64 n = min_t(u64, count, FTLBLK_UNMAP_BATCH);
+		s64 ret;
+
+		ftlblk_lock(dev, &rel);
+		/* Page counts add up over batches; ctr counts requests. */
+		if (discard)
+			ret = ftl_discard(dev->ftl, lpn, n);
+		else
+			ret = ftl_unmap(dev->ftl, lpn, n);
+		ftlblk_unlock(dev);
+		if (ret < 0)
+			return BLK_STS_IOERR;
+		lpn += n;
+		count -= n;
+		if (count)
+			cond_resched();
+	}
+	return BLK_STS_OK;
+}
+
+/*
+ * Zero a sector range: whole flash pages are unmapped (or, for
+ * write-zeroes with @nounmap, programmed with zeroes), the partly covered
+ * first and last pages are read-modify-written.
+ */
+static blk_status_t zero_range(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
+			       sector_t sector, u64 nr_sects, bool discard,
+			       bool nounmap)
+{
+	unsigned int spp = dev->sectors_per_page;
+	u64 end = sector + nr_sects, lpn, last;
+	unsigned int head, tail;
+	blk_status_t sts;
+
+	if (!nr_sects)
+		return BLK_STS_OK;
+	if (end > get_capacity(dev->disk) || end < sector)
+		return BLK_STS_IOERR;
+	lpn = div_u64_rem(sector, spp, &head);
+	last = div_u64_rem(end - 1, spp, &tail);
+	tail++;		/* sectors of the last page covered */
+
+	if (lpn == last && (head || tail != spp))
+		return zero_partial_page(dev, lpn, head, tail - head, discard,
+					 nounmap);
+	if (head) {
+		sts = zero_partial_page(dev, lpn, head, spp - head, discard,
+					nounmap);
+		if (sts)
+			return sts;
+		lpn++;
+	}
+	if (tail != spp) {
+		sts = zero_partial_page(dev, last, 0, tail, discard, nounmap);
+		if (sts)
+			return sts;
+		last--;
+	}
+	if (lpn > last)
+		return BLK_STS_OK;
+	if (nounmap)
+		return write_zero_pages(dev, lpn, last - lpn + 1);
+	return unmap_pages(dev, cmd->pages, lpn, last - lpn + 1, discard);
+}
+
+static blk_status_t discard_range(struct ftlblk_dev *dev,
+				  struct ftlblk_cmd *cmd, sector_t sector,
+				  u64 nr_sects)
+{
+	trace_ftlblk_discard(dev->disk, sector, nr_sects);
+	spin_lock(&dev->lock);
+	dev->ctr.discard_ranges++;
+	dev->ctr.discard_sectors += nr_sects;
+	spin_unlock(&dev->lock);
+	return zero_range(dev, cmd, sector, nr_sects, true, false);
+}
+
+/*
+ * With one discard segment a request is one contiguous range, however
+ * many bios were merged into it. With several, the block layer merges
+ * discontiguous bios and each bio is one range (as virtio-blk and NVMe
+ * send them to the device).
+ */
+static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	blk_status_t sts = BLK_STS_OK;
+	struct bio *bio;
+
+	spin_lock(&dev->lock);
+	dev->ctr.discard_requests++;
+	spin_unlock(&dev->lock);
+	if (queue_max_discard_segments(rq->q) == 1)
+		return discard_range(dev, cmd, blk_rq_pos(rq),
+				     blk_rq_sectors(rq));
+	__rq_for_each_bio(bio, rq) {
+		sts = discard_range(dev, cmd, bio->bi_iter.bi_sector,
+				    bio_sectors(bio));
+		if (sts)
+			break;
+	}
+	return sts;
+}
+
+static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
+					struct request *rq)
+{
+	spin_lock(&dev->lock);
+	dev->ctr.write_zeroes_requests++;
+	spin_unlock(&dev->lock);
+	return zero_range(dev, blk_mq_rq_to_pdu(rq), blk_rq_pos(rq),
+			  blk_rq_sectors(rq), false, rq->cmd_flags & REQ_NOUNMAP);
+}
+
+static bool range_is_whole_pages(struct ftlblk_dev *dev, sector_t sector,
+				 u64 nr_sects)
+{
+	u64 mask = dev->sectors_per_page - 1;
+
+	return !(sector & mask) && !(nr_sects & mask);
+}
+
+/* Whole flash pages only, FTLBLK_UNMAP_BATCH at most: no memory, no sleep. */
+static bool discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct bio *bio;
+	u64 sectors = 0;
+
+	if (queue_max_discard_segments(rq->q) == 1)
+		return range_is_whole_pages(dev, blk_rq_pos(rq),
+					    blk_rq_sectors(rq)) &&
+		       blk_rq_sectors(rq) <=
+		       (u64)FTLBLK_UNMAP_BATCH * dev->sectors_per_page;
+	__rq_for_each_bio(bio, rq) {
+		if (!range_is_whole_pages(dev, bio->bi_iter.bi_sector,
+					  bio_sectors(bio)))
+			return false;
+		sectors += bio_sectors(bio);
+	}
+	return sectors <= (u64)FTLBLK_UNMAP_BATCH * dev->sectors_per_page;
+}
+
+static void ftlblk_zero_work(struct work_struct *work)
+{
+	struct ftlblk_cmd *cmd = container_of(work, struct ftlblk_cmd, work);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct ftlblk_dev *dev = rq->q->queuedata;
+	blk_status_t sts;
+
+	if (req_op(rq) == REQ_OP_DISCARD)
+		sts = ftlblk_discard(dev, rq);
+	else
+		sts = ftlblk_write_zeroes(dev, rq);
+	/* No memory even after reclaim: let blk-mq try again later. */
+	if (sts == BLK_STS_RESOURCE)
+		blk_mq_requeue_request(rq, true);
+	else
+		blk_mq_end_request(rq, sts);
+}
+
+/**
+ * ftlblk_zero_rq() - serve a discard or write-zeroes request, now or on
+ * ftlblk_wq
+ * @dev: device
+ * @rq: the started request, ended here or by the worker
+ */
+void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (req_op(rq) == REQ_OP_DISCARD && discard_is_quick(dev, rq)) {
+		blk_mq_end_request(rq, ftlblk_discard(dev, rq));
+		return;
+	}
+	queue_work(ftlblk_wq, &cmd->work);
+}
+
+/**
+ * ftlblk_init_cmd() - prepare a request's driver data once
+ * @cmd: the request's PDU
+ */
+void ftlblk_init_cmd(struct ftlblk_cmd *cmd)
+{
+	INIT_WORK(&cmd->work, ftlblk_zero_work);
+}
+
+/**
+ * ftlblk_zero_init() - create the discard/write-zeroes workqueue
+ *
+ * WQ_MEM_RECLAIM: a device that may hold swap must make progress when
+ * the system is short of memory.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftlblk_zero_init(void)
+{
+	ftlblk_wq = alloc_workqueue("ftlblk", WQ_MEM_RECLAIM, 0);
+	return ftlblk_wq ? 0 : -ENOMEM;
+}
+
+/** ftlblk_zero_exit() - destroy the workqueue (no device is left) */
+void ftlblk_zero_exit(void)
+{
+	destroy_workqueue(ftlblk_wq);
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data pages: where ftlblk gets the memory a flash page's data lives in,
+ * and where it goes when the flash page stops holding valid data.
+ *
+ * A write never overwrites in place, so in steady state every programmed
+ * page releases one: a small pool recycles them, and a write costs no page
+ * allocation and no free. The pool holds at most FTLBLK_POOL_MAX_BYTES
+ * (two largest requests' worth); everything beyond goes back to the page
+ * allocator at once, so a discard returns its memory to the system.
+ *
+ * Pages are handed around in plain arrays (a request's PDU, a batch on the
+ * stack), not lists: the hot path touches each page pointer a few times
+ * and nothing else.
+ *
+ * The FTL's release callback runs under dev->lock; it appends the page to
+ * the array the lock holder set up with ftlblk_lock() (dev->rel), and
+ * ftlblk_unlock() recycles or frees them after dropping the lock.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ftlblk.h"
+
+static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
+{
+	/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
+	struct page *page = alloc_pages(gfp | __GFP_NOWARN | __GFP_COMP,
+					dev->page_order);
+
+	/* Checked at load, but memory hot-plugged later may lie beyond. */
+	if (page && page_to_pfn(page) >= FTLBLK_MAX_FRAME) {
+		put_page(page);
+		return NULL;
+	}
+	return page;
+}
+
+/**
+ * ftlblk_pages_get() - take @n data pages, all or none
+ * @dev: device
+ * @pages: receives the pages
+ * @n: how many
+ * @gfp: for the pages the pool cannot supply: GFP_NOWAIT from queue_rq,
+ *	GFP_NOIO from the worker
+ *
+ * The pages hold stale data; the caller overwrites every byte.
+ *
+ * Return: 0, or -ENOMEM with no page taken (those taken so far are back
+ * in the pool), so the caller can fail before touching the FTL.
+ */
+int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
+		     unsigned int n, gfp_t gfp)
+{
+	unsigned int pooled, i;
+
+	spin_lock(&dev->pool_lock);
+	pooled = min(n, dev->pool_pages);
+	dev->pool_pages -= pooled;
+	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
+	spin_unlock(&dev->pool_lock);
+	for (i = pooled; i < n; i++) {
+		pages[i] = alloc_data_page(dev, gfp);
+		if (!pages[i]) {
+			ftlblk_pages_put(dev, pages, i);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ftlblk_pages_put() - give back pages nobody maps any more
+ * @dev: device
+ * @pages: the pages (the array is reordered)
+ * @n: how many
+ *
+ * A page a reader still holds a reference to is only released (the reader
+ * frees it); readers take references under dev->lock while the page is
+ * mapped, so a page with no other reference here can get none later.
+ */
+void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
+		      unsigned int n)
+{
+	unsigned int i, spill = 0;
+
+	/*
+	 * Pairs with the full barrier of get_page_unless_zero() in a reader
+	 * without the lock (rw.c): either it sees the page unmapped and lets
+	 * go, or we see its reference and do not recycle the page.
+	 */
+	smp_mb();
+	spin_lock(&dev->pool_lock);
+	for (i = 0; i < n; i++) {
+		if (page_ref_count(pages[i]) == 1 &&
+		    dev->pool_pages < dev->pool_max)
+			dev->pool[dev->pool_pages++] = pages[i];
+		else
+			pages[spill++] = pages[i];
+	}
+	spin_unlock(&dev->pool_lock);
+	for (i = 0; i < spill; i++)
+		put_page(pages[i]);
+}
+
+/**
+ * ftlblk_lock() - take dev->lock, collecting released pages in @rel
+ * @dev: device
+ * @rel: empty array for the pages the FTL releases during this hold
+ */
+void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
+	__acquires(&dev->lock)
+{
+	spin_lock(&dev->lock);
+	rel->nr = 0;
+	dev->rel = rel;
+}
+
+/**
+ * ftlblk_unlock() - drop dev->lock, then recycle what the FTL released
+ * @dev: device whose lock is held (taken with ftlblk_lock())
+ */
+void ftlblk_unlock(struct ftlblk_dev *dev)
+	__releases(&dev->lock)
+{
+	struct ftlblk_released *rel = dev->rel;
+
+	dev->rel = NULL;
+	spin_unlock(&dev->lock);
+	if (rel->nr)
+		ftlblk_pages_put(dev, rel->pages, rel->nr);
+}
+
+/**
+ * ftlblk_release_page() - a page the FTL no longer maps, under dev->lock
+ * @dev: device
+ * @page: the page
+ *
+ * Kept for after the lock if the holder made room, else freed now (which
+ * does not sleep): ftl_destroy() and holds that release more than they
+ * expected.
+ */
+void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page)
+{
+	struct ftlblk_released *rel = dev->rel;
+
+	if (rel && rel->nr < rel->max)
+		rel->pages[rel->nr++] = page;
+	else
+		put_page(page);
+}
+
+/**
+ * ftlblk_pool_init() - an empty pool for @dev
+ * @dev: device; dev->page_order must be set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftlblk_pool_init(struct ftlblk_dev *dev)
+{
+	spin_lock_init(&dev->pool_lock);
+	dev->pool_pages = 0;
+	dev->pool_max = FTLBLK_POOL_MAX_BYTES >> (PAGE_SHIFT + dev->page_order);
+	dev->pool = kcalloc(dev->pool_max, sizeof(*dev->pool), GFP_KERNEL);
+	return dev->pool ? 0 : -ENOMEM;
+}
+
+/**
+ * ftlblk_pool_free() - free every pooled page and the pool
+ * @dev: device that no longer takes requests
+ */
+void ftlblk_pool_free(struct ftlblk_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->pool_pages; i++)
+		put_page(dev->pool[i]);
+	kfree(dev->pool);
+	dev->pool = NULL;
+	dev->pool_pages = 0;
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reads and writes: moving bytes between a request and flash pages.
+ *
+ * This is the hot path, so it runs in queue_rq without sleeping and takes
+ * dev->lock once per batch of FTLBLK_BATCH_PAGES flash pages, never per
+ * page, and never while copying a whole page:
+ *
+ * - A write takes every data page it needs before touching the FTL (from
+ *   the pool of recycled pages, else GFP_NOWAIT), so a memory shortage
+ *   fails the request before anything is applied and blk-mq retries it
+ *   (BLK_STS_RESOURCE). The host's bytes are copied into the new pages
+ *   outside the lock; under it the FTL maps them, and for a partly written
+ *   flash page the bytes around the written ones are copied in from the
+ *   current copy (read-modify-write under one lock hold, so concurrent
+ *   partial writes to one page cannot lose each other).
+ * - Like NAND, a data page is never modified once programmed: writes go
+ *   to a new page and GC only moves the pointer. So a read only needs to
+ *   find the page and pin it, and it does that without the lock, as the
+ *   page cache does (pin_unlocked()); it copies from the pinned page,
+ *   whose memory outlives a concurrent overwrite, discard or erase. Only
+ *   a read that races with a change of its own page looks up under the
+ *   lock.
+ */
+#include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+
+#include "ftlblk.h"
+
+/* Flash pages per hold of dev->lock: bounds the hold and the stack. */
+#define FTLBLK_BATCH_PAGES	16
+
+/* A position in a request's data, which may span several bios. */
+struct ftlblk_cursor {
+	struct bio *bio;
+	struct bvec_iter iter;
+};
+
+static void cursor_init(struct ftlblk_cursor *c, struct request *rq)
+{
+	c->bio = rq->bio;
+	c->iter = c->bio->bi_iter;
+}
+
+/*
+ * Copy @len bytes at the cursor into @buf (@to_rq false) or from @buf into
+ * the request (@to_rq true, @buf NULL means zeroes), and advance.
+ */
+static void cursor_copy(struct ftlblk_cursor *c, void *buf, unsigned int len,
+			bool to_rq)
+{
+	while (len) {
+		struct bio_vec bv;
+		unsigned int n;
+		void *addr;
+
+		while (!c->iter.bi_size) {
+			c->bio = c->bio->bi_next;
+			c->iter = c->bio->bi_iter;
+		}
+		bv = bio_iter_iovec(c->bio, c->iter);
+		n = min(len, bv.bv_len);
+		addr = kmap_local_page(bv.bv_page) + bv.bv_offset;
+		if (!to_rq)
+			memcpy(buf, addr, n);
+		else if (buf)
+			memcpy(addr, buf, n);
+		else
+			memset(addr, 0, n);
+		kunmap_local(addr);
+		if (to_rq)
+			flush_dcache_page(bv.bv_page);
+		bio_advance_iter_single(c->bio, &c->iter, n);
+		if (buf)
+			buf += n;
+		len -= n;
+	}
+}
+
+/* One flash page's share of a request. */
+struct ftlblk_chunk {
+	u64 lpn;
+	unsigned int off;	/* first byte of the page the request covers */
+	unsigned int len;	/* bytes covered */
+	struct page *page;
+};
+
+/*
+ * Split the next up to FTLBLK_BATCH_PAGES flash pages of [*pos, *pos +
+ * *left) into @chunks and advance. Return: chunks filled.
+ */
+static unsigned int next_batch(struct ftlblk_dev *dev, u64 *pos,
+			       unsigned int *left, struct ftlblk_chunk *chunks)
+{
+	unsigned int page_size = ftlblk_page_bytes(dev), n = 0;
+
+	while (*left && n < FTLBLK_BATCH_PAGES) {
+		struct ftlblk_chunk *ch = &chunks[n++];
+
+		ch->lpn = *pos >> dev->page_shift;
+		ch->off = *pos & (page_size - 1);
+		ch->len = min(*left, page_size - ch->off);
+		ch->page = NULL;
+		*pos += ch->len;
+		*left -= ch->len;
+	}
+	return n;
+}
+
+/**
+ * ftlblk_copy_page_locked() - the current contents of a logical page
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @buf: receives the page; bytes [@keep_off, @keep_off + @keep_len) are
+ *	left as they are (0, 0 copies all)
+ * @keep_off: first byte to keep
+ * @keep_len: bytes to keep
+ */
+void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+			     unsigned int keep_off, unsigned int keep_len)
+{
+	unsigned int page_size = ftlblk_page_bytes(dev);
+	unsigned int keep_end = keep_off + keep_len;
+	u32 ppn = ftl_lookup(dev->ftl, lpn);
+	void *src;
+
+	lockdep_assert_held(&dev->lock);
+	if (ppn == FTL_UNMAPPED) {
+		memset(buf, 0, keep_off);
+		memset(buf + keep_end, 0, page_size - keep_end);
+		return;
+	}
+	src = page_address(ftlblk_data(dev, ppn));
+	memcpy(buf, src, keep_off);
+	memcpy(buf + keep_end, src + keep_end, page_size - keep_end);
+}
+
+/**
+ * ftlblk_install_page() - store @page, holding the new data, as @lpn
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @page: data page, now owned by the device
+ *
+ * Return: 0 or the ftl_write() error (@page is still the caller's then).
+ */
+int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
+{
+	u32 ppn;
+	int err;
+
+	lockdep_assert_held(&dev->lock);
+	err = ftl_write(dev->ftl, lpn, &ppn);
+	if (err)
+		return err;
+	set_page_private(page, lpn);
+	ftlblk_set_data(dev, ppn, page);
+	dev->data_pages++;
+	return 0;
+}
+
+/*
+ * Find the page holding @lpn's data and pin it without dev->lock, as the
+ * page cache finds its pages: look up, take a reference unless the page
+ * is being freed, then check the lookup still holds. The page may have
+ * been freed and reused meanwhile (a reference to it is harmless, the
+ * re-check fails and drops it); if the re-check passes it is @lpn's
+ * current data, and stays unmodified while pinned, because only pages
+ * nobody pins are recycled (ftlblk_pages_put()). Counts the read.
+ *
+ * Return: false if a write, discard or GC of this page got in the way;
+ * *@pagep is then NULL and the caller looks up under the lock.
+ */
+static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+{
+	u32 ppn = ftl_lookup_unlocked(dev->ftl, lpn), frame;
+	struct page *page;
+
+	*pagep = NULL;
+	if (ppn != FTL_UNMAPPED) {
+		frame = READ_ONCE(dev->data[ppn]);
+		if (!frame)
+			return false;	/* being installed or released */
+		page = pfn_to_page(frame - 1);
+		if (!get_page_unless_zero(page))
+			return false;
+		/* A full barrier: these see any release before the pin. */
+		if (ftl_lookup_unlocked(dev->ftl, lpn) != ppn ||
+		    READ_ONCE(dev->data[ppn]) != frame) {
+			put_page(page);
+			return false;
+		}
+		*pagep = page;
+	}
+	this_cpu_inc(dev->reads->pages);
+	if (!*pagep)
+		this_cpu_inc(dev->reads->unmapped);
+	return true;
+}
+
+/* The slow path of pin_unlocked(), counted by the FTL. */
+static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+{
+	u32 ppn;
+	int err;
+
+	spin_lock(&dev->lock);
+	err = ftl_read(dev->ftl, lpn, &ppn);
+	*pagep = err || ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
+	if (*pagep)
+		get_page(*pagep);
+	spin_unlock(&dev->lock);
+	return err;
+}
+
+static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+			       struct ftlblk_chunk *chunks, unsigned int n)
+{
+	blk_status_t sts = BLK_STS_OK;
+	unsigned long retry = 0;	/* chunks pin_unlocked() failed */
+	unsigned int i;
+
+	BUILD_BUG_ON(FTLBLK_BATCH_PAGES > BITS_PER_LONG);
+	/* As for the page cache: struct pages stay while we look. */
+	rcu_read_lock();
+	for (i = 0; i < n; i++)
+		if (!pin_unlocked(dev, chunks[i].lpn, &chunks[i].page))
+			retry |= BIT(i);
+	rcu_read_unlock();
+	for (i = 0; i < n && sts == BLK_STS_OK; i++)
+		if ((retry & BIT(i)) &&
+		    pin_locked(dev, chunks[i].lpn, &chunks[i].page))
+			sts = BLK_STS_IOERR;
+	for (i = 0; i < n; i++) {
+		struct page *page = chunks[i].page;
+
+		if (sts == BLK_STS_OK)
+			cursor_copy(c, page ? page_address(page) + chunks[i].off :
+				    NULL, chunks[i].len, true);
+		if (page)
+			put_page(page);
+	}
+	return sts;
+}
+
+static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct ftlblk_chunk chunks[FTLBLK_BATCH_PAGES];
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	unsigned int left = blk_rq_bytes(rq), n;
+	struct ftlblk_cursor c;
+	blk_status_t sts = BLK_STS_OK;
+
+	cursor_init(&c, rq);
+	while (left && sts == BLK_STS_OK) {
+		n = next_batch(dev, &pos, &left, chunks);
+		sts = read_batch(dev, &c, chunks, n);
+	}
+	return sts;
+}
+
+/* Program @n chunks with the new pages @pages (the request's, in order). */
+static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+				struct ftlblk_chunk *chunks, unsigned int n,
+				struct page **pages)
+{
+	unsigned int page_size = ftlblk_page_bytes(dev), i;
+	/* Each program releases at most the page it replaces. */
+	struct page *released[FTLBLK_BATCH_PAGES];
+	struct ftlblk_released rel = { released, FTLBLK_BATCH_PAGES };
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		chunks[i].page = pages[i];
+		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
+			    chunks[i].len, false);
+	}
+	ftlblk_lock(dev, &rel);
+	for (i = 0; i < n && !err; i++) {
+		struct ftlblk_chunk *ch = &chunks[i];
+
+		if (ch->len != page_size)
+			ftlblk_copy_page_locked(dev, ch->lpn,
+						page_address(ch->page),
+						ch->off, ch->len);
+		err = ftlblk_install_page(dev, ch->lpn, ch->page);
+		if (!err)
+			ch->page = NULL;
+	}
+	ftlblk_unlock(dev);
+	/* Only after an FTL invariant failure: give the rest back. */
+	for (i = 0; i < n; i++)
+		if (chunks[i].page)
+			ftlblk_pages_put(dev, &chunks[i].page, 1);
+	return err ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct ftlblk_chunk chunks[FTLBLK_BATCH_PAGES];
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	unsigned int left = blk_rq_bytes(rq), n, used = 0;
+	u64 first = pos >> dev->page_shift;
+	unsigned int nr_pages = ((pos + left - 1) >> dev->page_shift) - first + 1;
+	struct ftlblk_cursor c;
+	blk_status_t sts = BLK_STS_OK;
+
+	if (ftlblk_pages_get(dev, cmd->pages, nr_pages, GFP_NOWAIT))
+		return BLK_STS_RESOURCE;	/* nothing applied: retried */
+	cursor_init(&c, rq);
+	while (left && sts == BLK_STS_OK) {
+		n = next_batch(dev, &pos, &left, chunks);
+		sts = write_batch(dev, &c, chunks, n, cmd->pages + used);
+		used += n;
+	}
+	if (used < nr_pages)
+		ftlblk_pages_put(dev, cmd->pages + used, nr_pages - used);
+	return sts;
+}
+
+/**
+ * ftlblk_rw() - serve a read or write request
+ * @dev: device
+ * @rq: the request, at most FTLBLK_MAX_HW_SECTORS long
+ * @write: true for REQ_OP_WRITE
+ *
+ * Does not sleep.
+ *
+ * Return: BLK_STS_OK; BLK_STS_RESOURCE if a write found no memory (nothing
+ * was written, blk-mq retries); BLK_STS_IOERR if the request lies beyond
+ * the capacity or the FTL reports a broken invariant.
+ */
+blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write)
+{
+	if (!blk_rq_bytes(rq))
+		return BLK_STS_OK;
+	/* The block layer checks this; a bug there must not corrupt us. */
+	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > get_capacity(dev->disk))
+		return BLK_STS_IOERR;
+	return write ? ftlblk_write(dev, rq) : ftlblk_read(dev, rq);
+}
