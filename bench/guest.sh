@@ -1,67 +1,223 @@
-#!/bin/sh
+#!/bin/bash
 # Guest side of `make bench`: the same fio jobs on ftlblk and on its peers
 # in one boot, so every ratio compares like with like (same kernel, same
-# TCG slowdown, same moment). Prints one line per device and job, then the
-# ftlblk/peer ratios.
-set -eu
+# TCG slowdown, same moment). Every job runs BENCH_ROUNDS times; within a
+# round the devices take turns (in a rotating order), so slow drift of the
+# host hits all of them alike. A ratio is computed per round and printed as
+# the median with the lowest and highest round beside it: a spread wider
+# than the distance from 1 means the difference is noise.
+#
+# ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults),
+# the peers as their documentation sets up a RAM disk of the same size.
+set -euo pipefail
 SIZE_MIB=${BENCH_SIZE_MIB:-256}
-RUNTIME=${BENCH_RUNTIME:-8}
-JOBS="randwrite-4k randread-4k write-1m read-1m"
+RUNTIME=${BENCH_RUNTIME:-5}
+ROUNDS=${BENCH_ROUNDS:-3}
+# 1j: the same job with one fio job instead of two, for the scaling ratio.
+RW_JOBS="randwrite-4k randread-4k randwrite-4k-1j randread-4k-1j write-1m read-1m"
+DEVS="ftlblk0 ram0 nullb0 zram0"
+DISCARD_DEVS="ftlblk0 nullb0 zram0"	# brd has no discard
+RAW=/tmp/bench-raw.txt			# round dev job value
+: >"$RAW"
 
-fio_job() {	# DEV JOB -> IOPS
+fio_rw() {	# DEV JOB -> IOPS (reads) or write IOPS
+	local rw bs jobs=2
 	case $2 in
-	randwrite-4k) rw=randwrite bs=4k ;;
-	randread-4k) rw=randread bs=4k ;;
+	randwrite-4k*) rw=randwrite bs=4k ;;
+	randread-4k*) rw=randread bs=4k ;;
 	write-1m) rw=write bs=1m ;;
 	read-1m) rw=read bs=1m ;;
 	esac
-	fio --eta=never --name="$2" --filename="$1" --rw=$rw --bs=$bs --direct=1 \
-		--ioengine=libaio --iodepth=16 --numjobs=2 --group_reporting \
-		--size=${SIZE_MIB}M --time_based --runtime="$RUNTIME" \
-		--ramp_time=1 --randrepeat=0 --norandommap \
+	case $2 in *-1j) jobs=1 ;; esac
+	fio --eta=never --name="$2" --filename="/dev/$1" --rw=$rw --bs=$bs \
+		--direct=1 --ioengine=libaio --iodepth=16 --numjobs=$jobs \
+		--group_reporting --size=${SIZE_MIB}M --time_based \
+		--runtime="$RUNTIME" --ramp_time=1 --randrepeat=0 --norandommap \
 		--output-format=terse --terse-version=3 2>/dev/null |
 		awk -F';' -v rw="$rw" '{ print (rw ~ /read/) ? $8 : $49 }'
 }
 
-prefill() {	# DEV: write it once, so reads hit data, not holes
-	fio --eta=never --name=fill --filename="$1" --rw=write --bs=1m --direct=1 \
-		--ioengine=libaio --iodepth=8 --size=${SIZE_MIB}M \
+fill() {	# DEV: write every byte once (reads hit data; ftlblk is full)
+	fio --eta=never --name=fill --filename="/dev/$1" --rw=write --bs=1m \
+		--direct=1 --ioengine=libaio --iodepth=8 --size=${SIZE_MIB}M \
 		--output-format=terse >/dev/null 2>&1
 }
 
+now_us() {
+	echo $((${EPOCHREALTIME/./}))
+}
+
+# Discard timings in milliseconds, on a freshly filled device each time:
+# one BLKDISCARD of the whole device, and the whole device in 1 MiB
+# discards one after the other (what fstrim sends for fragmented free
+# space).
+discard_whole() {
+	local t0
+	fill "$1"
+	t0=$(now_us)
+	blkdiscard "/dev/$1"
+	echo $((($(now_us) - t0) / 1000))
+}
+
+discard_1m() {
+	local t0
+	fill "$1"
+	t0=$(now_us)
+	fio --eta=never --name=trim --filename="/dev/$1" --rw=trim --bs=1m \
+		--ioengine=sync --size=${SIZE_MIB}M >/dev/null 2>&1
+	echo $((($(now_us) - t0) / 1000))
+}
+
+ftl_stat() {
+	cat "/sys/block/ftlblk0/ftl/$1"
+}
+
 setup() {
-	modprobe ftlblk size="$SIZE_MIB" submit_queues=2
+	modprobe ftlblk size="$SIZE_MIB"
 	modprobe brd rd_nr=1 rd_size=$((SIZE_MIB * 1024))
-	modprobe null_blk nr_devices=1 memory_backed=1 gb=1 submit_queues=2
+	modprobe null_blk nr_devices=1 memory_backed=1 discard=1 gb=1 \
+		submit_queues="$(nproc)"
 	modprobe zram num_devices=1
 	echo "${SIZE_MIB}M" >/sys/block/zram0/disksize
+	echo "ftlblk0: $(cat /sys/block/ftlblk0/queue/nr_requests) requests," \
+		"scheduler $(cat /sys/block/ftlblk0/queue/scheduler)," \
+		"$(ls /sys/block/ftlblk0/mq | wc -l) hardware queues," \
+		"max_hw_sectors_kb $(cat /sys/block/ftlblk0/queue/max_hw_sectors_kb)"
+}
+
+rotate() {	# ROUND WORDS... -> the words rotated left by ROUND
+	local r=$1 i
+	shift
+	local words=("$@")
+	for ((i = 0; i < $#; i++)); do
+		printf '%s ' "${words[$(((i + r) % $#))]}"
+	done
+}
+
+run_round() {	# ROUND
+	local r=$1 job d v host nand
+	for job in $RW_JOBS; do
+		for d in $(rotate "$r" $DEVS); do
+			host=$(ftl_stat host_pages_written)
+			nand=$(ftl_stat nand_pages_written)
+			v=$(fio_rw "$d" "$job")
+			echo "$r $d $job $v" >>"$RAW"
+			if [ "$d" = ftlblk0 ] && [[ $job == *write* ]]; then
+				host=$(($(ftl_stat host_pages_written) - host))
+				nand=$(($(ftl_stat nand_pages_written) - nand))
+				echo "$r ftlblk0 waf-$job $((nand * 1000 / (host ? host : 1)))" >>"$RAW"
+			fi
+		done
+	done
+	for d in $(rotate "$r" $DISCARD_DEVS); do
+		echo "$r $d blkdiscard-ms $(discard_whole "$d")" >>"$RAW"
+		echo "$r $d discard-1m-ms $(discard_1m "$d")" >>"$RAW"
+	done
+	echo "round $r done" >&2
+}
+
+# awk: sort v[0..n-1] (insertion sort, busybox awk has no asort), m = median
+AWK_MEDIAN='for (i = 1; i < n; i++) { x = v[i]
+		for (k = i - 1; k >= 0 && v[k] > x; k--) v[k + 1] = v[k]
+		v[k + 1] = x }
+	m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2'
+
+# median and range of the values of (dev, job) over the rounds
+stats() {	# DEV JOB -> "median min max"
+	awk -v d="$1" -v j="$2" '$2 == d && $3 == j { v[n++] = $4 }
+		END { if (!n) { print "- - -"; exit }
+		      '"$AWK_MEDIAN"'
+		      print m, v[0], v[n - 1] }' "$RAW"
+}
+
+# per-round ratio A/B of (devA, jobA) to (devB, jobB) -> "median min max"
+ratio() {	# DEVA JOBA DEVB JOBB
+	awk -v da="$1" -v ja="$2" -v db="$3" -v jb="$4" '
+		$2 == da && $3 == ja { a[$1] = $4 }
+		$2 == db && $3 == jb { b[$1] = $4 }
+		END { for (r in a) if ((r in b) && b[r] > 0) v[n++] = a[r] / b[r]
+		      if (!n) { print "- - -"; exit }
+		      '"$AWK_MEDIAN"'
+		      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW"
+}
+
+fmt() {	# "median min max" -> "median (min-max)"
+	set -- $1
+	printf '%s (%s-%s)' "$1" "$2" "$3"
+}
+
+report() {
+	local job d
+	echo
+	echo "IOPS, median (lowest-highest) of $ROUNDS rounds:"
+	printf '%-16s' job
+	for d in $DEVS; do printf '%-26s' "$d"; done
+	echo
+	for job in $RW_JOBS; do
+		printf '%-16s' "$job"
+		for d in $DEVS; do printf '%-26s' "$(fmt "$(stats "$d" "$job")")"; done
+		echo
+	done
+	echo
+	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster), goal >= 0.9 vs brd:"
+	printf '%-16s%-22s%-22s%-22s\n' job brd null_blk zram
+	for job in $RW_JOBS; do
+		printf '%-16s' "$job"
+		for d in ram0 nullb0 zram0; do
+			printf '%-22s' "$(fmt "$(ratio ftlblk0 "$job" "$d" "$job")")"
+		done
+		echo
+	done
+	echo
+	echo "scaling, 2 jobs / 1 job (goal >= 1.7 for ftlblk):"
+	printf '%-16s%-22s%-22s\n' job ftlblk0 brd
+	for job in randwrite-4k randread-4k; do
+		printf '%-16s%-22s%-22s\n' "$job" \
+			"$(fmt "$(ratio ftlblk0 "$job" ftlblk0 "$job-1j")")" \
+			"$(fmt "$(ratio ram0 "$job" ram0 "$job-1j")")"
+	done
+	echo
+	echo "ftlblk0 write amplification during the write jobs (device full, GC running):"
+	for job in randwrite-4k randwrite-4k-1j write-1m; do
+		printf '  %-16s WAF %s\n' "$job" \
+			"$(fmt "$(stats ftlblk0 "waf-$job" | awk '{ printf "%.3f %.3f %.3f", $1 / 1000, $2 / 1000, $3 / 1000 }')")"
+	done
+	echo
+	echo "discard of a full ${SIZE_MIB} MiB device, milliseconds (goal: ftlblk / peer <= 1):"
+	printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' job ftlblk0 null_blk zram \
+		"ftlblk/null_blk" "ftlblk/zram"
+	for job in blkdiscard-ms discard-1m-ms; do
+		printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' "$job" \
+			"$(fmt "$(stats ftlblk0 "$job")")" \
+			"$(fmt "$(stats nullb0 "$job")")" \
+			"$(fmt "$(stats zram0 "$job")")" \
+			"$(fmt "$(ratio ftlblk0 "$job" nullb0 "$job")")" \
+			"$(fmt "$(ratio ftlblk0 "$job" zram0 "$job")")"
+	done
+}
+
+memory_report() {
+	local cap=$((SIZE_MIB << 20)) meta data
+	fill ftlblk0
+	meta=$(ftl_stat metadata_bytes)
+	data=$(ftl_stat data_bytes)
+	echo
+	echo "ftlblk0 memory: metadata_bytes $meta = $(awk -v m="$meta" -v c="$cap" 'BEGIN { printf "%.3f", m * 100 / c }') % of capacity (goal <= 0.3 %)," \
+		"data_bytes full $data"
+	blkdiscard /dev/ftlblk0
+	echo "ftlblk0 after a full discard: data_bytes $(ftl_stat data_bytes)"
 }
 
 setup
-devs="ftlblk0 ram0 nullb0 zram0"
-for d in $devs; do
-	prefill /dev/$d
+for d in $DEVS; do
+	fill "$d"
 done
-results=/tmp/bench.txt
-: >$results
-for job in $JOBS; do
-	for d in $devs; do
-		iops=$(fio_job /dev/$d $job)
-		echo "$d $job $iops" >>$results
-		printf '%-8s %-14s %10s IOPS\n' "$d" "$job" "$iops"
-	done
+for ((r = 1; r <= ROUNDS; r++)); do
+	run_round "$r"
 done
+report
+memory_report
 echo
-echo "ftlblk0 relative to its peers (>1: ftlblk faster):"
-printf '%-14s %8s %8s %8s\n' job brd null_blk zram
-for job in $JOBS; do
-	awk -v job="$job" '$2 == job { v[$1] = $3 }
-		END { f = v["ftlblk0"];
-		      printf "%-14s %8.2f %8.2f %8.2f\n", job,
-			f / v["ram0"], f / v["nullb0"], f / v["zram0"] }' $results
-done
-echo
-echo "ftlblk0 after the run: waf $(cat /sys/block/ftlblk0/ftl/waf)," \
-	"erases $(cat /sys/block/ftlblk0/ftl/erases)"
-cp $results /out/bench.txt
+echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs)"
+cp "$RAW" /out/bench-raw.txt
 modprobe -r ftlblk brd null_blk zram
