@@ -16,7 +16,6 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
-#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
