@@ -1,6 +1,6 @@
 #!/bin/sh
 # A long discard does not stall other I/O: a whole-device discard of a full
-# 512 MiB device unmaps 131072 pages in batches of 1024 per hold of the
+# 512 MiB device unmaps 131072 pages in batches of 256 per hold of the
 # device lock (FTLBLK_UNMAP_BATCH), so 4 KiB O_DIRECT reads issued
 # meanwhile wait at most about one batch. The slowest read during the
 # discard must take at most a quarter of the discard's duration; if the
