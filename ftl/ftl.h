@@ -16,10 +16,10 @@
  * concern (ftlblk read-modify-writes them).
  *
  * Concurrency: the core has no locks. Every call on one struct ftl must be
- * serialized by the caller, except ftl_lookup_unlocked(); the callbacks run inside the call that caused
- * them, under the caller's lock. No call other than ftl_create() and
- * ftl_destroy() allocates or frees core memory, and none sleeps, so a
- * caller may hold a spinlock around them.
+ * serialized by the caller, except ftl_lookup_unlocked(); the callbacks
+ * run inside the call that caused them, under the caller's lock. No call
+ * other than ftl_create() and ftl_destroy() allocates or frees core
+ * memory, and none sleeps, so a caller may hold a spinlock around them.
  */
 #ifndef FTL_H
 #define FTL_H

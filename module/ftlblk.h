@@ -177,10 +177,14 @@ static inline struct page *ftlblk_data(const struct ftlblk_dev *dev, u32 ppn)
 	return frame ? pfn_to_page(frame - 1) : NULL;
 }
 
-/* Under dev->lock; release: readers without the lock see the data first. */
+/* Under dev->lock. */
 static inline void ftlblk_set_data(struct ftlblk_dev *dev, u32 ppn,
 				   struct page *page)
 {
+	/*
+	 * Release: a reader without the lock (rw.c) that finds the frame
+	 * also finds the data written into the page before it.
+	 */
 	smp_store_release(&dev->data[ppn], page ? page_to_pfn(page) + 1 : 0);
 }
 
