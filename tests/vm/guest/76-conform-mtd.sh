@@ -19,8 +19,16 @@ plan 48
 
 # Leave the VM clean for the next tests even if this one stops early: the
 # block drivers off before the MTD devices under them, ~10 MiB of tmpfs back.
+# 6.1's MTD FTL reads its device after freeing it on removal:
+# ftl_remove_dev() calls ftl_freepart() on the device that
+# del_mtd_blktrans_dev() has just freed. Silent on Debian's kernel, a KASAN
+# panic on make check-debug's kernel: there ftl (and mtdram under it) stay
+# loaded and the checks that remove ftl are skipped (check-debug allows
+# skips in this test only).
+ftl_removal_crashes() { grep -q ' kasan_report$' /proc/kallsyms; }
 cleanup() {
 	for _m in mtdswap nandsim ftl mtdram; do
+		case $_m in ftl|mtdram) ftl_removal_crashes && continue ;; esac
 		[ -d "/sys/module/$_m" ] && rmmod "$_m"
 	done
 	rm -f /tmp/sw.* /tmp/ftl.*
@@ -235,10 +243,16 @@ is "$(ftlcounts)" "$(model_mapped "$FTM") $DEL" "ftla: control: as many data blo
 ok "ftla: control: the new data reads back, the rest unchanged" same_as /dev/ftla /tmp/ftl.expect
 
 # --- the discards are on flash: rebuild the map from it -----------------------------
-ok "rmmod ftl; modprobe ftl (map rebuilt from the flash)" sh -c 'rmmod ftl && modprobe ftl'
-ok "ftla after reload: discarded blocks zero, all else intact" same_as /dev/ftla /tmp/ftl.expect
-
-ok "rmmod ftl mtdram" rmmod ftl mtdram
+if ftl_removal_crashes; then
+	why="KASAN kernel: 6.1's ftl_remove_dev() use-after-free"
+	skip "rmmod ftl; modprobe ftl (map rebuilt from the flash)" "$why"
+	skip "ftla after reload: discarded blocks zero, all else intact" "$why"
+	skip "rmmod ftl mtdram" "$why"
+else
+	ok "rmmod ftl; modprobe ftl (map rebuilt from the flash)" sh -c 'rmmod ftl && modprobe ftl'
+	ok "ftla after reload: discarded blocks zero, all else intact" same_as /dev/ftla /tmp/ftl.expect
+	ok "rmmod ftl mtdram" rmmod ftl mtdram
+fi
 check_dmesg
 done_testing
 exit $?
