@@ -165,9 +165,7 @@ diag "power 0 while fio ran: $busy x EBUSY, then:$other"
 ok "power 0 refused (EBUSY) at least 5 times while fio ran ($busy)" test $busy -ge 5
 is "$other" "" "power 0 got nothing but EBUSY while fio ran"
 is "$s" 0 "fio was not disturbed: exit 0, every verify_backlog check passed"
-# fio's read count, verify reads included ("issued rwts: total=R,W,..."):
-# its READ summary line is missing when the verify reads took no time.
-r=$(sed -n 's/.*issued rwts: total=\([0-9]*\),.*/\1/p' /tmp/cr-fio-p.log)
+r=$(fio_reads /tmp/cr-fio-p.log)
 ok "fio verified data while writing ($r pages read back)" test "${r:-0}" -gt 0
 is "$(errno-write "$CFS/p/power" 0)" ok "power 0 once fio is done"
 rmdir "$CFS/p"

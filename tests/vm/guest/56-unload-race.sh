@@ -70,9 +70,7 @@ BG=
 ok "modprobe -r / rmmod refused as 'in use' while fio ran on ftlblk0 ($busy times)" test $busy -ge 5
 is "$other" "" "no unload attempt did anything else"
 is "$s" 0 "fio on ftlblk0: exit 0, every verify_backlog check passed"
-# fio's read count, verify reads included ("issued rwts: total=R,W,..."):
-# its READ summary line is missing when the verify reads took no time.
-r=$(sed -n 's/.*issued rwts: total=\([0-9]*\),.*/\1/p' /tmp/ur-0.log)
+r=$(fio_reads /tmp/ur-0.log)
 ok "fio verified while writing ($r pages read back)" test "${r:-0}" -gt 0
 ok "ftlblk0 still works" sh -c 'test -b /dev/ftlblk0 && dd if=/dev/urandom of=/tmp/ur-d bs=64k count=4 2>/dev/null &&
 	dd if=/tmp/ur-d of=/dev/ftlblk0 bs=64k oflag=direct 2>/dev/null &&
