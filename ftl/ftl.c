@@ -2,26 +2,46 @@
 /*
  * ftl.c - a portable page-mapped flash translation layer.
  *
- * Blocks move through three states:
+ * Blocks move through these states:
  *
  *   FREE --(opened for a write stream)--> OPEN --(last page programmed)-->
  *   CLOSED --(chosen as victim, valid pages relocated, erased)--> FREE
  *
+ *   OPEN --(a program fails)--> FAILING --(valid pages relocated)--> BAD
+ *   VICTIM --(the erase fails, or the block reached its endurance)--> BAD
+ *
  * Free blocks sit in a min-heap keyed by erase count, so the least worn
- * block is always opened next (dynamic wear leveling). Closed blocks sit on
- * two lists at once: a list per valid-page count (greedy picks from the
- * lowest non-empty one in O(pages_per_block)) and a list in closing order
- * (FIFO picks the head; cost-benefit walks it). Host writes and relocations
- * fill separate open blocks, so data that survived a GC is kept apart from
- * fresh data (hot/cold separation).
+ * block is always opened next (dynamic wear leveling). Closed blocks sit
+ * on two lists and a heap at once: a list per valid-page count, in the
+ * order the blocks entered it (greedy picks the head of the lowest
+ * non-empty one, cost-benefit compares the heads of all of them: O(pages
+ * per block)), a list in closing order (FIFO picks its head), and a
+ * min-heap by erase count shared with failing blocks (static wear leveling
+ * takes its root). Host writes and relocations fill separate open blocks,
+ * so data that survived a GC is kept apart from fresh data (hot/cold
+ * separation).
+ *
+ * Work per call is bounded: no path walks every block. Garbage collection
+ * does what the next host block needs, plus one block towards the high
+ * watermark; the writes that open the next host blocks continue from
+ * there.
  *
  * All state is owned by the caller's lock; see ftl.h.
  */
 #include "ftl.h"
 
 #define FTL_NONE		U32_MAX
-/* Erases between static wear-leveling checks (each an O(blocks) scan). */
+/* Erases between static wear-leveling checks. */
 #define FTL_WL_CHECK_INTERVAL	4
+/*
+ * Free blocks one GC call may gain over what it found, on the way from
+ * the low to the high watermark: one for the host block about to open,
+ * one ahead. That bounds the work of one write to about twice what
+ * keeping up with the host costs, and still reaches the high watermark.
+ */
+#define FTL_GC_GAIN_PER_CALL	2
+/* Extra free blocks GC keeps when programs can fail (see ftl_config_check). */
+#define FTL_FAULT_RESERVE_BLOCKS	2
 
 enum ftl_stream {
 	FTL_STREAM_HOST,
@@ -34,6 +54,8 @@ enum ftl_block_state {
 	FTL_BLOCK_OPEN,
 	FTL_BLOCK_CLOSED,
 	FTL_BLOCK_VICTIM,	/* being relocated, on no list */
+	FTL_BLOCK_FAILING,	/* a program failed: relocate, then retire */
+	FTL_BLOCK_BAD,		/* retired, never used again */
 };
 
 /* A link in a doubly linked list of blocks, by block number. */
@@ -48,12 +70,18 @@ struct ftl_list {
 	u32 len;
 };
 
+/* A binary min-heap of block numbers on (erase count, block number). */
+struct ftl_heap {
+	u32 *slots;
+	u32 nr;
+};
+
 struct ftl_block {
 	u32 valid;		/* pages holding the current copy of an lpn */
 	u32 erase_count;
 	u32 write_ptr;		/* next page to program */
-	u32 heap_pos;		/* index in free_heap while FREE */
-	u64 closed_at;		/* ftl->now when the block was closed */
+	u32 heap_pos;		/* index in free or worn, FTL_NONE if neither */
+	u64 changed_at;		/* ftl->now when closed or valid last dropped */
 	u8 state;		/* enum ftl_block_state */
 };
 
@@ -71,29 +99,26 @@ struct ftl {
 	/* closed blocks by valid count: buckets[0 .. pages_per_block] */
 	struct ftl_list *buckets;
 	struct ftl_link *bucket_links;
-	/* closed blocks, oldest first */
+	/* closed blocks, oldest first; failing blocks on their own list */
 	struct ftl_list closed;
-	struct ftl_link *closed_links;
+	struct ftl_list failing;
+	struct ftl_link *closed_links;	/* links of closed or failing */
 
-	u32 *free_heap;			/* min-heap of free blocks */
-	u32 nr_free;
+	struct ftl_heap free;		/* free blocks */
+	struct ftl_heap worn;		/* closed and failing blocks */
 	u32 open[FTL_NR_STREAMS];	/* FTL_NONE when not open */
+	bool gc_active;			/* between the low and high watermark */
 
 	u64 valid_pages;
 	u64 erase_sum;
 	u32 erase_max;
 	u64 now;			/* NAND programs since creation */
 	u32 erases_since_wl_check;
-	/*
-	 * The smallest erase count and how many blocks have it. Counts only
-	 * grow by one, so the minimum moves only when its last block is
-	 * erased; then one O(blocks) scan finds the next, which amortizes to
-	 * O(1) per erase and keeps statistics and the wear-leveling trigger
-	 * free of scans.
-	 */
-	u32 erase_min;
-	u32 nr_at_erase_min;
 	u64 metadata_bytes;
+
+	u64 fault_state;		/* generator behind the fault rates */
+	u32 bad_blocks;
+	enum ftl_read_only read_only;
 
 	struct ftl_stats counters;	/* event counters only */
 };
@@ -143,20 +168,7 @@ static void blist_del(struct ftl_list *list, struct ftl_link *links, u32 b)
 	list->len--;
 }
 
-static void closed_insert(struct ftl *ftl, u32 b)
-{
-	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid],
-		       ftl->bucket_links, b);
-	blist_add_tail(&ftl->closed, ftl->closed_links, b);
-}
-
-static void closed_remove(struct ftl *ftl, u32 b)
-{
-	blist_del(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links, b);
-	blist_del(&ftl->closed, ftl->closed_links, b);
-}
-
-/* ---- free pool: min-heap on (erase_count, block number) ---- */
+/* ---- heaps on (erase_count, block number) ---- */
 
 static bool heap_less(const struct ftl *ftl, u32 a, u32 b)
 {
@@ -165,81 +177,207 @@ static bool heap_less(const struct ftl *ftl, u32 a, u32 b)
 	return ea < eb || (ea == eb && a < b);
 }
 
-static void heap_place(struct ftl *ftl, u32 pos, u32 b)
+static void heap_place(struct ftl *ftl, struct ftl_heap *heap, u32 pos, u32 b)
 {
-	ftl->free_heap[pos] = b;
+	heap->slots[pos] = b;
 	ftl->blocks[b].heap_pos = pos;
 }
 
-static void heap_sift_up(struct ftl *ftl, u32 pos)
+static void heap_sift_up(struct ftl *ftl, struct ftl_heap *heap, u32 pos)
 {
-	u32 b = ftl->free_heap[pos];
+	u32 b = heap->slots[pos];
 
 	while (pos > 0) {
 		u32 parent = (pos - 1) / 2;
 
-		if (!heap_less(ftl, b, ftl->free_heap[parent]))
+		if (!heap_less(ftl, b, heap->slots[parent]))
 			break;
-		heap_place(ftl, pos, ftl->free_heap[parent]);
+		heap_place(ftl, heap, pos, heap->slots[parent]);
 		pos = parent;
 	}
-	heap_place(ftl, pos, b);
+	heap_place(ftl, heap, pos, b);
 }
 
-static void heap_sift_down(struct ftl *ftl, u32 pos)
+static void heap_sift_down(struct ftl *ftl, struct ftl_heap *heap, u32 pos)
 {
-	u32 b = ftl->free_heap[pos];
+	u32 b = heap->slots[pos];
 
 	for (;;) {
 		u32 child = 2 * pos + 1;
 
-		if (child >= ftl->nr_free)
+		if (child >= heap->nr)
 			break;
-		if (child + 1 < ftl->nr_free &&
-		    heap_less(ftl, ftl->free_heap[child + 1],
-			      ftl->free_heap[child]))
+		if (child + 1 < heap->nr &&
+		    heap_less(ftl, heap->slots[child + 1], heap->slots[child]))
 			child++;
-		if (!heap_less(ftl, ftl->free_heap[child], b))
+		if (!heap_less(ftl, heap->slots[child], b))
 			break;
-		heap_place(ftl, pos, ftl->free_heap[child]);
+		heap_place(ftl, heap, pos, heap->slots[child]);
 		pos = child;
 	}
-	heap_place(ftl, pos, b);
+	heap_place(ftl, heap, pos, b);
+}
+
+static void heap_push(struct ftl *ftl, struct ftl_heap *heap, u32 b)
+{
+	heap_place(ftl, heap, heap->nr++, b);
+	heap_sift_up(ftl, heap, heap->nr - 1);
+}
+
+/* Remove block @b, which is in @heap. */
+static void heap_remove(struct ftl *ftl, struct ftl_heap *heap, u32 b)
+{
+	u32 pos = ftl->blocks[b].heap_pos;
+
+	heap->nr--;
+	if (pos < heap->nr) {
+		u32 last = heap->slots[heap->nr];
+
+		heap_place(ftl, heap, pos, last);
+		heap_sift_down(ftl, heap, pos);
+		heap_sift_up(ftl, heap, ftl->blocks[last].heap_pos);
+	}
+	ftl->blocks[b].heap_pos = FTL_NONE;
+}
+
+static u32 heap_min_count(const struct ftl *ftl, const struct ftl_heap *heap)
+{
+	return heap->nr ? ftl->blocks[heap->slots[0]].erase_count : U32_MAX;
 }
 
 static void free_push(struct ftl *ftl, u32 b)
 {
 	ftl->blocks[b].state = FTL_BLOCK_FREE;
-	heap_place(ftl, ftl->nr_free++, b);
-	heap_sift_up(ftl, ftl->nr_free - 1);
+	heap_push(ftl, &ftl->free, b);
 }
 
-static u32 free_take(struct ftl *ftl, u32 pos)
-{
-	u32 b = ftl->free_heap[pos];
-
-	ftl->nr_free--;
-	if (pos < ftl->nr_free) {
-		u32 last = ftl->free_heap[ftl->nr_free];
-
-		heap_place(ftl, pos, last);
-		heap_sift_down(ftl, pos);
-		heap_sift_up(ftl, ftl->blocks[last].heap_pos);
-	}
-	ftl->blocks[b].heap_pos = FTL_NONE;
-	return b;
-}
-
-/* The most worn free block: where static wear leveling parks cold data. */
-static u32 free_most_worn_pos(const struct ftl *ftl)
+/*
+ * The most worn free block: where static wear leveling parks cold data.
+ * A scan, but of the free pool only, which holds at most gc_high_blocks
+ * plus a few blocks once any block has been erased (before that, wear
+ * leveling has nothing to level).
+ */
+static u32 free_most_worn(const struct ftl *ftl)
 {
 	u32 pos, best = 0;
 
-	for (pos = 1; pos < ftl->nr_free; pos++)
-		if (ftl->blocks[ftl->free_heap[pos]].erase_count >
-		    ftl->blocks[ftl->free_heap[best]].erase_count)
+	for (pos = 1; pos < ftl->free.nr; pos++)
+		if (ftl->blocks[ftl->free.slots[pos]].erase_count >
+		    ftl->blocks[ftl->free.slots[best]].erase_count)
 			best = pos;
-	return best;
+	return ftl->free.slots[best];
+}
+
+/* ---- closed and failing blocks ---- */
+
+static void closed_insert(struct ftl *ftl, u32 b)
+{
+	ftl->blocks[b].state = FTL_BLOCK_CLOSED;
+	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid],
+		       ftl->bucket_links, b);
+	blist_add_tail(&ftl->closed, ftl->closed_links, b);
+	heap_push(ftl, &ftl->worn, b);
+}
+
+static void closed_remove(struct ftl *ftl, u32 b)
+{
+	blist_del(&ftl->buckets[ftl->blocks[b].valid], ftl->bucket_links, b);
+	blist_del(&ftl->closed, ftl->closed_links, b);
+	heap_remove(ftl, &ftl->worn, b);
+}
+
+static void failing_insert(struct ftl *ftl, u32 b)
+{
+	ftl->blocks[b].state = FTL_BLOCK_FAILING;
+	blist_add_tail(&ftl->failing, ftl->closed_links, b);
+	heap_push(ftl, &ftl->worn, b);
+}
+
+static void failing_remove(struct ftl *ftl, u32 b)
+{
+	blist_del(&ftl->failing, ftl->closed_links, b);
+	heap_remove(ftl, &ftl->worn, b);
+}
+
+/* ---- read-only end of life ---- */
+
+/* Spare blocks left after retiring the bad ones. */
+static u32 spare_now(const struct ftl *ftl)
+{
+	return ftl->bad_blocks < ftl->geo.spare_blocks ?
+	       ftl->geo.spare_blocks - ftl->bad_blocks : 0;
+}
+
+/*
+ * From now on the FTL refuses every change and keeps serving reads: what
+ * a worn-out SSD does, and the safe answer to a broken invariant (going
+ * on could overwrite data that is still mapped).
+ */
+static void enter_read_only(struct ftl *ftl, enum ftl_read_only why)
+{
+	if (ftl->read_only == FTL_WRITABLE)
+		ftl->read_only = why;
+}
+
+/* An internal invariant failed: report it once and stop changing data. */
+static bool ftl_broken(struct ftl *ftl, bool cond)
+{
+	if (FTL_WARN_ON(cond)) {
+		enter_read_only(ftl, FTL_READ_ONLY_BROKEN);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * No free block where one is needed. On a healthy device the geometry
+ * check rules that out; once blocks have gone bad it is the end of life
+ * arriving between two spare-block checks.
+ */
+static int out_of_blocks(struct ftl *ftl)
+{
+	if (ftl->bad_blocks || ftl->failing.len) {
+		enter_read_only(ftl, FTL_READ_ONLY_WORN_OUT);
+		return -EROFS;
+	}
+	ftl_broken(ftl, true);
+	return -ENOSPC;
+}
+
+/* ---- flash faults ---- */
+
+/* splitmix64: small, fast, and the same sequence on every host. */
+static u64 fault_next(struct ftl *ftl)
+{
+	u64 z = (ftl->fault_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* True with probability @ppm per million (multiply-shift, no division). */
+static bool fault_happens(struct ftl *ftl, u32 ppm)
+{
+	if (!ppm)
+		return false;
+	return ((fault_next(ftl) >> 32) * 1000000ULL) >> 32 < ppm;
+}
+
+/*
+ * A block leaves service for good: the spare pool shrinks by one, so
+ * write amplification rises as the device ages. When fewer spares remain
+ * than garbage collection needs to make progress, the device turns
+ * read-only.
+ */
+static void retire_block(struct ftl *ftl, u32 b)
+{
+	ftl->blocks[b].state = FTL_BLOCK_BAD;
+	ftl->bad_blocks++;
+	if (ftl->ops && ftl->ops->retired)
+		ftl->ops->retired(ftl->ctx, b, ftl->blocks[b].erase_count);
+	if (spare_now(ftl) < ftl->geo.gc_high_blocks + FTL_NR_STREAMS)
+		enter_read_only(ftl, FTL_READ_ONLY_WORN_OUT);
 }
 
 /* ---- pages ---- */
@@ -277,8 +415,9 @@ static void set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn)
 
 /*
  * The physical page no longer holds the current copy of its logical page.
- * A closed block changes valid-count bucket, which is what lets greedy GC
- * prefer it from now on.
+ * A closed block moves to the tail of the next lower valid-count bucket,
+ * which is what lets greedy GC prefer it from now on and keeps every
+ * bucket ordered by changed_at.
  */
 static void invalidate_ppn(struct ftl *ftl, u32 ppn)
 {
@@ -290,16 +429,17 @@ static void invalidate_ppn(struct ftl *ftl, u32 ppn)
 		blist_del(&ftl->buckets[blk->valid], ftl->bucket_links, b);
 	set_recorded_lpn(ftl, ppn, FTL_UNMAPPED);
 	blk->valid--;
-	if (closed)
+	if (closed) {
+		blk->changed_at = ftl->now;
 		blist_add_tail(&ftl->buckets[blk->valid], ftl->bucket_links, b);
+	}
 }
 
 static void close_open_block(struct ftl *ftl, enum ftl_stream stream)
 {
 	u32 b = ftl->open[stream];
 
-	ftl->blocks[b].state = FTL_BLOCK_CLOSED;
-	ftl->blocks[b].closed_at = ftl->now;
+	ftl->blocks[b].changed_at = ftl->now;
 	closed_insert(ftl, b);
 	ftl->open[stream] = FTL_NONE;
 }
@@ -312,8 +452,9 @@ static void close_open_block(struct ftl *ftl, enum ftl_stream stream)
 static void open_free_block(struct ftl *ftl, enum ftl_stream stream,
 			    bool most_worn)
 {
-	u32 b = free_take(ftl, most_worn ? free_most_worn_pos(ftl) : 0);
+	u32 b = most_worn ? free_most_worn(ftl) : ftl->free.slots[0];
 
+	heap_remove(ftl, &ftl->free, b);
 	ftl->blocks[b].state = FTL_BLOCK_OPEN;
 	ftl->open[stream] = b;
 }
@@ -324,6 +465,27 @@ static bool stream_has_room(const struct ftl *ftl, enum ftl_stream stream)
 
 	return b != FTL_NONE &&
 	       ftl->blocks[b].write_ptr < ftl->geo.pages_per_block;
+}
+
+/*
+ * Roll the dice for the next program of @stream's open block. A failed
+ * program leaves the page unusable, and the block is not trusted with
+ * another: it stops taking writes (the rest of its pages are skipped) and
+ * waits, still readable, until GC has relocated its valid pages and
+ * retires it. The caller programs the data elsewhere.
+ */
+static bool program_fails(struct ftl *ftl, enum ftl_stream stream)
+{
+	u32 b = ftl->open[stream];
+
+	if (!fault_happens(ftl, ftl->cfg.program_fail_ppm))
+		return false;
+	ftl->counters.program_failures++;
+	ftl->blocks[b].write_ptr = ftl->geo.pages_per_block;
+	ftl->blocks[b].changed_at = ftl->now;
+	failing_insert(ftl, b);
+	ftl->open[stream] = FTL_NONE;
+	return true;
 }
 
 /* Program the next page of a stream's open block with @lpn. */
@@ -341,41 +503,59 @@ static u32 program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn)
 	return ppn;
 }
 
-static void find_erase_min(struct ftl *ftl)
+/*
+ * An erase fails at random (erase_fail_ppm) or because the block has
+ * reached its endurance; then the block is retired instead of freed.
+ */
+static bool erase_fails(struct ftl *ftl, const struct ftl_block *blk)
 {
-	u32 b, count;
-
-	ftl->erase_min = U32_MAX;
-	ftl->nr_at_erase_min = 0;
-	for (b = 0; b < ftl->geo.physical_blocks; b++) {
-		count = ftl->blocks[b].erase_count;
-		if (count < ftl->erase_min) {
-			ftl->erase_min = count;
-			ftl->nr_at_erase_min = 0;
-		}
-		if (count == ftl->erase_min)
-			ftl->nr_at_erase_min++;
-	}
+	if (ftl->cfg.endurance && blk->erase_count >= ftl->cfg.endurance)
+		return true;
+	return fault_happens(ftl, ftl->cfg.erase_fail_ppm);
 }
 
 static void erase_block(struct ftl *ftl, u32 b)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
 
-	FTL_WARN_ON(blk->valid != 0);
+	/* Erasing would destroy mapped data: keep the block, stop writing. */
+	if (ftl_broken(ftl, blk->valid != 0)) {
+		closed_insert(ftl, b);
+		return;
+	}
+	if (erase_fails(ftl, blk)) {
+		ftl->counters.erase_failures++;
+		retire_block(ftl, b);
+		return;
+	}
 	blk->erase_count++;
 	blk->write_ptr = 0;
 	ftl->erase_sum++;
 	if (blk->erase_count > ftl->erase_max)
 		ftl->erase_max = blk->erase_count;
-	if (blk->erase_count - 1 == ftl->erase_min &&
-	    --ftl->nr_at_erase_min == 0)
-		find_erase_min(ftl);
 	ftl->counters.erases++;
 	ftl->erases_since_wl_check++;
 	free_push(ftl, b);
 	if (ftl->ops && ftl->ops->erased)
 		ftl->ops->erased(ftl->ctx, b, blk->erase_count);
+}
+
+/*
+ * The lowest erase count of any block in service. Every such block is
+ * free, open, closed or failing between calls, so the two heap roots and
+ * the open blocks hold it: O(1), no scan.
+ */
+static u32 erase_min(const struct ftl *ftl)
+{
+	u32 min = heap_min_count(ftl, &ftl->free), s;
+
+	if (heap_min_count(ftl, &ftl->worn) < min)
+		min = heap_min_count(ftl, &ftl->worn);
+	for (s = 0; s < FTL_NR_STREAMS; s++)
+		if (ftl->open[s] != FTL_NONE &&
+		    ftl->blocks[ftl->open[s]].erase_count < min)
+			min = ftl->blocks[ftl->open[s]].erase_count;
+	return min == U32_MAX ? 0 : min;
 }
 
 /* ---- garbage collection ---- */
@@ -393,29 +573,34 @@ static u32 pick_greedy(const struct ftl *ftl)
 /*
  * Rosenblum & Ousterhout: benefit / cost = (1 - u) * age / (1 + u). With
  * u = valid / ppb that is (ppb - valid) * age / (ppb + valid); an empty
- * block is free to take.
+ * block is free to take. The age of a block is the time since its valid
+ * count last changed (it closed, or a page of it was overwritten or
+ * discarded): data that has stopped dying is cold. Each bucket is ordered
+ * by that time, so only the bucket heads compete: O(pages per block).
  */
 static u32 pick_cost_benefit(const struct ftl *ftl)
 {
 	u32 ppb = ftl->geo.pages_per_block;
-	u32 b, best = FTL_NONE;
+	u32 valid, best = FTL_NONE;
 	u64 best_score = 0;
 
-	for (b = ftl->closed.head; b != FTL_NONE;
-	     b = ftl->closed_links[b].next) {
-		const struct ftl_block *blk = &ftl->blocks[b];
-		u64 age = ftl->now - blk->closed_at + 1;
-		u64 score;
+	if (ftl->buckets[0].head != FTL_NONE)
+		return ftl->buckets[0].head;
+	for (valid = 1; valid < ppb; valid++) {
+		u32 b = ftl->buckets[valid].head;
+		u64 age, score;
 
-		if (blk->valid == 0)
-			return b;
-		score = ftl_div_u64(age * (ppb - blk->valid), ppb + blk->valid);
+		if (b == FTL_NONE)
+			continue;
+		age = ftl->now - ftl->blocks[b].changed_at + 1;
+		score = ftl_div_u64(age * (ppb - valid), ppb + valid);
 		if (best == FTL_NONE || score > best_score) {
 			best = b;
 			best_score = score;
 		}
 	}
-	return best;
+	/* Only full blocks: nothing to gain, but FIFO-like progress. */
+	return best != FTL_NONE ? best : ftl->buckets[ppb].head;
 }
 
 static u32 pick_victim(const struct ftl *ftl)
@@ -431,33 +616,76 @@ static u32 pick_victim(const struct ftl *ftl)
 }
 
 /*
- * Relocate every valid page of closed block @b into the GC stream and
- * erase it. Relocations only ever come from pages that are still mapped,
- * so discarded or overwritten data is never copied.
+ * Make the GC stream ready to program one page: open a free block if its
+ * block is full (the most worn one for wear leveling), and try again in a
+ * new block whenever a program fails.
+ */
+static int prepare_gc_page(struct ftl *ftl, bool wear_leveling)
+{
+	for (;;) {
+		if (!stream_has_room(ftl, FTL_STREAM_GC)) {
+			if (ftl->open[FTL_STREAM_GC] != FTL_NONE)
+				close_open_block(ftl, FTL_STREAM_GC);
+			if (!ftl->free.nr)
+				return out_of_blocks(ftl);
+			open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
+		}
+		if (!program_fails(ftl, FTL_STREAM_GC))
+			return 0;
+	}
+}
+
+/* Relocations count as they happen, runs only when a block was done. */
+static void count_collection(struct ftl *ftl, u32 relocated,
+			     bool wear_leveling, bool done)
+{
+	if (wear_leveling) {
+		ftl->counters.wl_relocations += relocated;
+		ftl->counters.wl_runs += done;
+	} else {
+		ftl->counters.gc_relocations += relocated;
+		ftl->counters.gc_runs += done;
+	}
+}
+
+/* Put a victim back where it came from: it still holds data. */
+static void victim_restore(struct ftl *ftl, u32 b, bool failing)
+{
+	if (failing)
+		failing_insert(ftl, b);
+	else
+		closed_insert(ftl, b);
+}
+
+/*
+ * Relocate every valid page of closed or failing block @b into the GC
+ * stream, then erase a closed block or retire a failing one. Relocations
+ * only ever come from pages that are still mapped, so discarded or
+ * overwritten data is never copied.
  */
 static int collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
+	bool failing = blk->state == FTL_BLOCK_FAILING;
 	u32 ppb = ftl->geo.pages_per_block;
 	u32 first = b * ppb, i, relocated = 0;
+	int err;
 
-	closed_remove(ftl, b);
+	if (failing)
+		failing_remove(ftl, b);
+	else
+		closed_remove(ftl, b);
 	blk->state = FTL_BLOCK_VICTIM;
 	for (i = 0; i < ppb && blk->valid; i++) {
 		u32 from = first + i, lpn = ppn_owner(ftl, from), to;
 
 		if (lpn == FTL_UNMAPPED)
 			continue;
-		if (!stream_has_room(ftl, FTL_STREAM_GC)) {
-			if (ftl->open[FTL_STREAM_GC] != FTL_NONE)
-				close_open_block(ftl, FTL_STREAM_GC);
-			if (FTL_WARN_ON(ftl->nr_free == 0)) {
-				/* Back on the lists: the block still holds data. */
-				blk->state = FTL_BLOCK_CLOSED;
-				closed_insert(ftl, b);
-				return -ENOSPC;
-			}
-			open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
+		err = prepare_gc_page(ftl, wear_leveling);
+		if (err) {
+			count_collection(ftl, relocated, wear_leveling, false);
+			victim_restore(ftl, b, failing);
+			return err;
 		}
 		set_recorded_lpn(ftl, from, FTL_UNMAPPED);
 		blk->valid--;
@@ -466,37 +694,68 @@ static int collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 			ftl->ops->move(ftl->ctx, from, to);
 		relocated++;
 	}
-	if (wear_leveling) {
-		ftl->counters.wl_relocations += relocated;
-		ftl->counters.wl_runs++;
-	} else {
-		ftl->counters.gc_relocations += relocated;
-		ftl->counters.gc_runs++;
-	}
+	count_collection(ftl, relocated, wear_leveling, true);
 	if (ftl->ops && ftl->ops->collected)
 		ftl->ops->collected(ftl->ctx, b, relocated, wear_leveling);
-	erase_block(ftl, b);
+	if (failing)
+		retire_block(ftl, b);
+	else
+		erase_block(ftl, b);
 	return 0;
 }
 
 /*
- * Collect victims until the free pool reaches the high watermark. A block
- * full of valid data gains nothing (FIFO may still pick one), so give up
- * only after a whole pass over the closed blocks freed no page: the
- * geometry check makes that impossible, hence the warning.
+ * The next block to collect: failing blocks first (their data sits in a
+ * block that is known bad), then victims until the free pool is back at
+ * @target.
+ *
+ * Return: false when this call has done enough, else true with *@victim
+ * set (FTL_NONE if no block can be collected).
+ */
+static bool next_victim(struct ftl *ftl, u32 target, u32 *victim)
+{
+	if (ftl->failing.len) {
+		*victim = ftl->failing.head;
+		return true;
+	}
+	if (ftl->free.nr >= ftl->geo.gc_high_blocks) {
+		ftl->gc_active = false;
+		return false;
+	}
+	if (ftl->free.nr >= target)
+		return false;
+	*victim = pick_victim(ftl);
+	return true;
+}
+
+/*
+ * Collect until the free pool reaches the low watermark (the host needs
+ * that now), or FTL_GC_GAIN_PER_CALL blocks more than it found, up to the
+ * high watermark. A block full of valid data gains nothing (FIFO may
+ * still pick one), so give up only after a whole pass over the closed
+ * blocks freed no page: the geometry check makes that impossible, hence
+ * the warning.
  */
 static int gc_run(struct ftl *ftl)
 {
-	u32 fruitless = 0;
+	u32 target = ftl->free.nr + FTL_GC_GAIN_PER_CALL, fruitless = 0;
 
-	while (ftl->nr_free < ftl->geo.gc_high_blocks) {
-		u32 victim = pick_victim(ftl);
+	if (target < ftl->geo.gc_low_blocks)
+		target = ftl->geo.gc_low_blocks;
+	ftl->gc_active = true;
+	for (;;) {
+		u32 victim;
 		int err;
 
-		if (FTL_WARN_ON(victim == FTL_NONE))
+		if (ftl->read_only)
+			return -EROFS;
+		if (!next_victim(ftl, target, &victim))
+			return 0;
+		if (ftl_broken(ftl, victim == FTL_NONE))
 			return -ENOSPC;
-		if (ftl->blocks[victim].valid == ftl->geo.pages_per_block) {
-			if (FTL_WARN_ON(++fruitless > ftl->closed.len))
+		if (ftl->blocks[victim].valid == ftl->geo.pages_per_block &&
+		    ftl->blocks[victim].state == FTL_BLOCK_CLOSED) {
+			if (ftl_broken(ftl, ++fruitless > ftl->closed.len))
 				return -ENOSPC;
 		} else {
 			fruitless = 0;
@@ -505,7 +764,6 @@ static int gc_run(struct ftl *ftl)
 		if (err)
 			return err;
 	}
-	return 0;
 }
 
 /* ---- static wear leveling ---- */
@@ -513,27 +771,27 @@ static int gc_run(struct ftl *ftl)
 /*
  * Data that is never rewritten pins its block at a low erase count while
  * hot blocks wear out. When the spread exceeds the threshold, move the
- * data off the least-erased closed block so that block re-enters the free
- * pool, where dynamic wear leveling hands it out first.
+ * data off the least-erased closed block (the root of the worn heap) so
+ * that block re-enters the free pool, where dynamic wear leveling hands
+ * it out first.
  */
 static int wear_level(struct ftl *ftl)
 {
-	u32 b, coldest = FTL_NONE;
+	u32 coldest;
 	int err;
 
 	ftl->erases_since_wl_check = 0;
-	for (b = ftl->closed.head; b != FTL_NONE;
-	     b = ftl->closed_links[b].next)
-		if (coldest == FTL_NONE ||
-		    ftl->blocks[b].erase_count < ftl->blocks[coldest].erase_count)
-			coldest = b;
-	if (coldest == FTL_NONE ||
+	if (!ftl->worn.nr)
+		return 0;
+	coldest = ftl->worn.slots[0];
+	/* A failing block is GC's to relocate, and leaves service anyway. */
+	if (ftl->blocks[coldest].state != FTL_BLOCK_CLOSED ||
 	    ftl->erase_max - ftl->blocks[coldest].erase_count <=
 	    ftl->cfg.wl_threshold)
 		return 0;
 	err = collect_block(ftl, coldest, true);
 	/* Relocations may have filled the GC block; stay above reserve. */
-	if (!err && ftl->nr_free < ftl->geo.gc_low_blocks)
+	if (!err && ftl->free.nr < ftl->geo.gc_low_blocks)
 		err = gc_run(ftl);
 	return err;
 }
@@ -542,14 +800,15 @@ static bool wear_level_due(const struct ftl *ftl)
 {
 	return ftl->cfg.wl_threshold &&
 	       ftl->erases_since_wl_check >= FTL_WL_CHECK_INTERVAL &&
-	       ftl->erase_max - ftl->erase_min > ftl->cfg.wl_threshold &&
-	       ftl->nr_free >= ftl->geo.gc_low_blocks;
+	       ftl->erase_max - erase_min(ftl) > ftl->cfg.wl_threshold &&
+	       ftl->free.nr >= ftl->geo.gc_low_blocks;
 }
 
 /*
  * Make room for one host page. The host may only take a free block while
  * another stays behind for the GC stream (GC reclaims by relocating, so it
- * needs a destination); GC keeps at least gc_high_blocks >= 2 free.
+ * needs a destination); GC keeps at least gc_low_blocks >= 2 free. Between
+ * the watermarks, each new host block continues the GC run a little.
  */
 static int prepare_host_page(struct ftl *ftl)
 {
@@ -559,7 +818,8 @@ static int prepare_host_page(struct ftl *ftl)
 		return 0;
 	if (ftl->open[FTL_STREAM_HOST] != FTL_NONE)
 		close_open_block(ftl, FTL_STREAM_HOST);
-	if (ftl->nr_free < ftl->geo.gc_low_blocks) {
+	if (ftl->free.nr < ftl->geo.gc_low_blocks || ftl->gc_active ||
+	    ftl->failing.len) {
 		err = gc_run(ftl);
 		if (err)
 			return err;
@@ -569,8 +829,8 @@ static int prepare_host_page(struct ftl *ftl)
 		if (err)
 			return err;
 	}
-	if (FTL_WARN_ON(ftl->nr_free < 2))
-		return -ENOSPC;
+	if (ftl->free.nr < 2)
+		return out_of_blocks(ftl);
 	open_free_block(ftl, FTL_STREAM_HOST, false);
 	return 0;
 }
@@ -586,6 +846,7 @@ void ftl_config_init(struct ftl_config *cfg, u64 logical_pages)
 		.op_percent = FTL_DEFAULT_OP_PERCENT,
 		.gc_policy = FTL_GC_GREEDY,
 		.wl_threshold = FTL_DEFAULT_WL_THRESHOLD,
+		.fault_seed = FTL_DEFAULT_FAULT_SEED,
 	};
 }
 
@@ -617,6 +878,11 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 		return config_fail(why, "over-provisioning must be 1 to 100 percent");
 	if ((unsigned int)cfg->gc_policy >= FTL_GC_NR_POLICIES)
 		return config_fail(why, "unknown GC policy");
+	if (cfg->program_fail_ppm > FTL_MAX_FAIL_PPM ||
+	    cfg->erase_fail_ppm > FTL_MAX_FAIL_PPM)
+		return config_fail(why, "fault rates must be 0 to 100000 per million");
+	if (cfg->endurance > FTL_MAX_ENDURANCE)
+		return config_fail(why, "endurance must be 0 (unlimited) to 100000000 erases");
 	if (cfg->logical_pages == 0)
 		return config_fail(why, "logical capacity must be at least one page");
 	if (cfg->logical_pages >= U32_MAX)
@@ -633,6 +899,16 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 			   g.gc_low_blocks;
 	if (g.gc_low_blocks < 2 || g.gc_high_blocks < g.gc_low_blocks)
 		return config_fail(why, "GC watermarks must satisfy 2 <= low <= high");
+	/*
+	 * A failed program needs a new block at once, possibly while GC is
+	 * already using the last free one: keep a reserve for that when
+	 * programs can fail, or a fault would look like the end of life.
+	 */
+	if (cfg->program_fail_ppm) {
+		g.gc_low_blocks += FTL_FAULT_RESERVE_BLOCKS;
+		if (g.gc_high_blocks < g.gc_low_blocks)
+			g.gc_high_blocks = g.gc_low_blocks;
+	}
 	/*
 	 * Progress: with at most gc_high - 1 blocks free and two open, the
 	 * closed blocks must hold more pages than there are logical pages, so
@@ -691,10 +967,13 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 					    sizeof(struct ftl_link));
 	ftl->closed_links = ftl_alloc_array(ftl, geo.physical_blocks,
 					    sizeof(struct ftl_link));
-	ftl->free_heap = ftl_alloc_array(ftl, geo.physical_blocks, sizeof(u32));
+	ftl->free.slots = ftl_alloc_array(ftl, geo.physical_blocks,
+					  sizeof(u32));
+	ftl->worn.slots = ftl_alloc_array(ftl, geo.physical_blocks,
+					  sizeof(u32));
 	if (!ftl->l2p || (!ftl->p2l && !(ops && ops->read_oob)) ||
-	    !ftl->blocks || !ftl->buckets ||
-	    !ftl->bucket_links || !ftl->closed_links || !ftl->free_heap) {
+	    !ftl->blocks || !ftl->buckets || !ftl->bucket_links ||
+	    !ftl->closed_links || !ftl->free.slots || !ftl->worn.slots) {
 		ftl_destroy(ftl);
 		return NULL;
 	}
@@ -706,6 +985,7 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	for (i = 0; i <= geo.pages_per_block; i++)
 		blist_init(&ftl->buckets[i]);
 	blist_init(&ftl->closed);
+	blist_init(&ftl->failing);
 	for (i = 0; i < geo.physical_blocks; i++) {
 		ftl->bucket_links[i] = (struct ftl_link){ FTL_NONE, FTL_NONE };
 		ftl->closed_links[i] = (struct ftl_link){ FTL_NONE, FTL_NONE };
@@ -713,7 +993,7 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 	}
 	ftl->open[FTL_STREAM_HOST] = FTL_NONE;
 	ftl->open[FTL_STREAM_GC] = FTL_NONE;
-	ftl->nr_at_erase_min = geo.physical_blocks;	/* all 0 */
+	ftl->fault_state = cfg->fault_seed;
 	ftl->ready = true;
 	*err = 0;
 	return ftl;
@@ -736,7 +1016,8 @@ void ftl_destroy(struct ftl *ftl)
 	ftl_free(ftl->buckets);
 	ftl_free(ftl->bucket_links);
 	ftl_free(ftl->closed_links);
-	ftl_free(ftl->free_heap);
+	ftl_free(ftl->free.slots);
+	ftl_free(ftl->worn.slots);
 	ftl_free(ftl);
 }
 
@@ -747,9 +1028,13 @@ int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 
 	if (lpn >= ftl->geo.logical_pages)
 		return -ERANGE;
-	err = prepare_host_page(ftl);
-	if (err)
-		return err;
+	if (ftl->read_only)
+		return -EROFS;
+	do {
+		err = prepare_host_page(ftl);
+		if (err)
+			return err;
+	} while (program_fails(ftl, FTL_STREAM_HOST));
 	/* Read the mapping only now: GC may just have moved the old copy. */
 	old = ftl->l2p[lpn];
 	if (old != FTL_UNMAPPED) {
@@ -797,6 +1082,8 @@ static s64 unmap_range(struct ftl *ftl, u64 lpn, u64 count)
 	if (lpn > ftl->geo.logical_pages ||
 	    count > ftl->geo.logical_pages - lpn)
 		return -ERANGE;
+	if (ftl->read_only)
+		return -EROFS;
 	for (i = lpn; i < end; i++) {
 		u32 ppn = ftl->l2p[i];
 
@@ -833,8 +1120,11 @@ void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats)
 {
 	*stats = ftl->counters;
 	stats->valid_pages = ftl->valid_pages;
-	stats->free_blocks = ftl->nr_free;
-	stats->erase_min = ftl->erase_min;
+	stats->free_blocks = ftl->free.nr;
+	stats->erase_min = erase_min(ftl);
+	stats->bad_blocks = ftl->bad_blocks;
+	stats->spare_blocks = spare_now(ftl);
+	stats->read_only = ftl->read_only;
 	stats->erase_max = ftl->erase_max;
 	stats->erase_mean_milli = ftl_div_u64(ftl->erase_sum * 1000,
 					      ftl->geo.physical_blocks);
@@ -858,6 +1148,11 @@ u32 ftl_block_erase_count(const struct ftl *ftl, u32 block)
 	if (FTL_WARN_ON(block >= ftl->geo.physical_blocks))
 		return 0;
 	return ftl->blocks[block].erase_count;
+}
+
+enum ftl_read_only ftl_read_only(const struct ftl *ftl)
+{
+	return ftl->read_only;
 }
 
 u64 ftl_metadata_bytes(const struct ftl *ftl)
@@ -945,22 +1240,32 @@ static int check_maps(const struct ftl *ftl)
 }
 
 static int check_list(const struct ftl *ftl, const struct ftl_list *list,
-		      const struct ftl_link *links, s64 valid)
+		      const struct ftl_link *links, u8 state, s64 valid)
 {
 	u32 b, prev = FTL_NONE, len = 0;
+	u64 changed_at = 0;
 
 	for (b = list->head; b != FTL_NONE; b = links[b].next) {
 		if (!FTL_INVARIANT(++len <= ftl->geo.physical_blocks, "block list loops"))
 			return -EIO;
 		if (!FTL_INVARIANT(links[b].prev == prev, "block %u: bad back link", b))
 			return -EIO;
-		if (!FTL_INVARIANT(ftl->blocks[b].state == FTL_BLOCK_CLOSED,
-				   "block %u on a victim list but not closed", b))
+		if (!FTL_INVARIANT(ftl->blocks[b].state == state,
+				   "block %u listed in state %u but in state %u", b,
+				   state, ftl->blocks[b].state))
 			return -EIO;
-		if (!FTL_INVARIANT(valid < 0 || ftl->blocks[b].valid == valid,
+		if (valid < 0)
+			goto next;
+		if (!FTL_INVARIANT(ftl->blocks[b].valid == valid,
 				   "block %u in bucket %lld has %u valid pages", b, valid,
 				   ftl->blocks[b].valid))
 			return -EIO;
+		/* Cost-benefit relies on it: the head of a bucket is its oldest. */
+		if (!FTL_INVARIANT(ftl->blocks[b].changed_at >= changed_at,
+				   "bucket %lld out of age order at block %u", valid, b))
+			return -EIO;
+		changed_at = ftl->blocks[b].changed_at;
+next:
 		prev = b;
 	}
 	if (!FTL_INVARIANT(list->tail == prev && list->len == len, "list tail/len wrong"))
@@ -968,77 +1273,125 @@ static int check_list(const struct ftl *ftl, const struct ftl_list *list,
 	return 0;
 }
 
+/* Heap order, and every member knows its position. */
+static int check_heap(const struct ftl *ftl, const struct ftl_heap *heap,
+		      const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < heap->nr; i++) {
+		u32 b = heap->slots[i];
+
+		if (!FTL_INVARIANT(b < ftl->geo.physical_blocks &&
+				   ftl->blocks[b].heap_pos == i,
+				   "%s heap slot %u: block %u does not point back", name, i, b))
+			return -EIO;
+		if (!FTL_INVARIANT(i == 0 || !heap_less(ftl, b, heap->slots[(i - 1) / 2]),
+				   "%s heap order broken at %u", name, i))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Per-state counts of one pass over the blocks. */
+struct ftl_census {
+	u32 by_state[FTL_BLOCK_BAD + 1];
+	u64 erase_sum;
+	u32 erase_max;
+	u32 erase_min;
+};
+
+static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
+{
+	const struct ftl_block *blk = &ftl->blocks[b];
+	u32 ppb = ftl->geo.pages_per_block, valid = 0, i;
+	bool in_heap;
+
+	for (i = 0; i < ppb; i++)
+		valid += ppn_owner(ftl, b * ppb + i) != FTL_UNMAPPED;
+	if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
+			   b, valid, blk->valid))
+		return -EIO;
+	if (!FTL_INVARIANT(blk->write_ptr <= ppb, "block %u: write pointer %u", b,
+			   blk->write_ptr))
+		return -EIO;
+	if (!FTL_INVARIANT(blk->state <= FTL_BLOCK_BAD && blk->state != FTL_BLOCK_VICTIM,
+			   "block %u in state %u between calls", b, blk->state))
+		return -EIO;
+	c->by_state[blk->state]++;
+	c->erase_sum += blk->erase_count;
+	if (blk->erase_count > c->erase_max)
+		c->erase_max = blk->erase_count;
+	if (blk->state != FTL_BLOCK_BAD && blk->erase_count < c->erase_min)
+		c->erase_min = blk->erase_count;
+	in_heap = blk->state == FTL_BLOCK_FREE || blk->state == FTL_BLOCK_CLOSED ||
+		  blk->state == FTL_BLOCK_FAILING;
+	if (!FTL_INVARIANT(in_heap == (blk->heap_pos != FTL_NONE),
+			   "block %u in state %u: heap position %u", b, blk->state,
+			   blk->heap_pos))
+		return -EIO;
+	switch (blk->state) {
+	case FTL_BLOCK_FREE:
+		if (!FTL_INVARIANT(blk->write_ptr == 0, "free block %u not erased", b))
+			return -EIO;
+		if (!FTL_INVARIANT(blk->heap_pos < ftl->free.nr &&
+				   ftl->free.slots[blk->heap_pos] == b,
+				   "free block %u not in the free pool", b))
+			return -EIO;
+		break;
+	case FTL_BLOCK_OPEN:
+		if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == b ||
+				   ftl->open[FTL_STREAM_GC] == b,
+				   "block %u open but no stream writes it", b))
+			return -EIO;
+		break;
+	case FTL_BLOCK_CLOSED:
+	case FTL_BLOCK_FAILING:
+		if (!FTL_INVARIANT(blk->write_ptr == ppb, "closed block %u not full", b))
+			return -EIO;
+		if (!FTL_INVARIANT(blk->heap_pos < ftl->worn.nr &&
+				   ftl->worn.slots[blk->heap_pos] == b,
+				   "block %u with data not in the worn heap", b))
+			return -EIO;
+		break;
+	default:	/* bad */
+		if (!FTL_INVARIANT(blk->valid == 0, "bad block %u holds data", b))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int check_blocks(const struct ftl *ftl)
 {
-	u32 ppb = ftl->geo.pages_per_block, b, i, nr_open = 0, nr_closed = 0;
-	u64 erase_sum = 0, erase_max = 0, bucketed = 0;
-	u32 erase_min = U32_MAX, nr_at_erase_min = 0;
+	struct ftl_census c = { .erase_min = U32_MAX };
+	u32 ppb = ftl->geo.pages_per_block, b, i;
+	u64 bucketed = 0;
 	int err;
 
 	for (b = 0; b < ftl->geo.physical_blocks; b++) {
-		const struct ftl_block *blk = &ftl->blocks[b];
-		u32 valid = 0;
-
-		for (i = 0; i < ppb; i++)
-			valid += ppn_owner(ftl, b * ppb + i) != FTL_UNMAPPED;
-		if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
-				   b, valid, blk->valid))
-			return -EIO;
-		if (!FTL_INVARIANT(blk->write_ptr <= ppb, "block %u: write pointer %u", b,
-				   blk->write_ptr))
-			return -EIO;
-		erase_sum += blk->erase_count;
-		if (blk->erase_count > erase_max)
-			erase_max = blk->erase_count;
-		if (blk->erase_count < erase_min) {
-			erase_min = blk->erase_count;
-			nr_at_erase_min = 0;
-		}
-		nr_at_erase_min += blk->erase_count == erase_min;
-		switch (blk->state) {
-		case FTL_BLOCK_FREE:
-			if (!FTL_INVARIANT(blk->write_ptr == 0, "free block %u not erased", b))
-				return -EIO;
-			if (!FTL_INVARIANT(blk->heap_pos < ftl->nr_free &&
-					   ftl->free_heap[blk->heap_pos] == b,
-					   "free block %u not in the free pool", b))
-				return -EIO;
-			break;
-		case FTL_BLOCK_OPEN:
-			if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == b ||
-					   ftl->open[FTL_STREAM_GC] == b,
-					   "block %u open but no stream writes it", b))
-				return -EIO;
-			nr_open++;
-			break;
-		case FTL_BLOCK_CLOSED:
-			if (!FTL_INVARIANT(blk->write_ptr == ppb, "closed block %u not full", b))
-				return -EIO;
-			nr_closed++;
-			break;
-		default:
-			if (!FTL_INVARIANT(0, "block %u in state %u between calls", b,
-					   blk->state))
-				return -EIO;
-		}
+		err = check_block(ftl, b, &c);
+		if (err)
+			return err;
 	}
-	if (!FTL_INVARIANT(nr_open + nr_closed + ftl->nr_free == ftl->geo.physical_blocks,
-			   "%u open + %u closed + %u free != %u blocks", nr_open, nr_closed,
-			   ftl->nr_free, ftl->geo.physical_blocks))
+	if (!FTL_INVARIANT(c.by_state[FTL_BLOCK_FREE] == ftl->free.nr &&
+			   c.by_state[FTL_BLOCK_CLOSED] + c.by_state[FTL_BLOCK_FAILING] ==
+			   ftl->worn.nr,
+			   "%u free, %u closed and %u failing blocks; heaps hold %u and %u",
+			   c.by_state[FTL_BLOCK_FREE], c.by_state[FTL_BLOCK_CLOSED],
+			   c.by_state[FTL_BLOCK_FAILING], ftl->free.nr, ftl->worn.nr))
 		return -EIO;
-	for (i = 1; i < ftl->nr_free; i++)
-		if (!FTL_INVARIANT(!heap_less(ftl, ftl->free_heap[i],
-					      ftl->free_heap[(i - 1) / 2]),
-				   "free pool heap order broken at %u", i))
-			return -EIO;
-	if (!FTL_INVARIANT(erase_sum == ftl->erase_sum && erase_max == ftl->erase_max,
+	if (!FTL_INVARIANT(c.by_state[FTL_BLOCK_BAD] == ftl->bad_blocks,
+			   "%u bad blocks, %u counted", c.by_state[FTL_BLOCK_BAD],
+			   ftl->bad_blocks))
+		return -EIO;
+	if (check_heap(ftl, &ftl->free, "free") || check_heap(ftl, &ftl->worn, "worn"))
+		return -EIO;
+	if (!FTL_INVARIANT(c.erase_sum == ftl->erase_sum && c.erase_max == ftl->erase_max,
 			   "erase count totals drifted"))
 		return -EIO;
-	if (!FTL_INVARIANT(erase_min == ftl->erase_min &&
-			   nr_at_erase_min == ftl->nr_at_erase_min,
-			   "smallest erase count %u (%u blocks), tracked %u (%u)",
-			   erase_min, nr_at_erase_min, ftl->erase_min,
-			   ftl->nr_at_erase_min))
+	if (!FTL_INVARIANT(c.erase_min == U32_MAX || c.erase_min == erase_min(ftl),
+			   "smallest erase count %u, derived %u", c.erase_min,
+			   erase_min(ftl)))
 		return -EIO;
 	for (i = 0; i < FTL_NR_STREAMS; i++)
 		if (ftl->open[i] != FTL_NONE &&
@@ -1051,20 +1404,28 @@ static int check_blocks(const struct ftl *ftl)
 			   ftl->open[FTL_STREAM_HOST] != ftl->open[FTL_STREAM_GC],
 			   "both streams write block %u", ftl->open[FTL_STREAM_HOST]))
 		return -EIO;
-	err = check_list(ftl, &ftl->closed, ftl->closed_links, -1);
+	err = check_list(ftl, &ftl->closed, ftl->closed_links, FTL_BLOCK_CLOSED, -1);
+	if (!err)
+		err = check_list(ftl, &ftl->failing, ftl->closed_links,
+				 FTL_BLOCK_FAILING, -1);
 	if (err)
 		return err;
-	if (!FTL_INVARIANT(ftl->closed.len == nr_closed, "%u closed blocks, %u listed",
-			   nr_closed, ftl->closed.len))
+	if (!FTL_INVARIANT(ftl->closed.len == c.by_state[FTL_BLOCK_CLOSED] &&
+			   ftl->failing.len == c.by_state[FTL_BLOCK_FAILING],
+			   "%u closed and %u failing blocks, %u and %u listed",
+			   c.by_state[FTL_BLOCK_CLOSED], c.by_state[FTL_BLOCK_FAILING],
+			   ftl->closed.len, ftl->failing.len))
 		return -EIO;
 	for (i = 0; i <= ppb; i++) {
-		err = check_list(ftl, &ftl->buckets[i], ftl->bucket_links, i);
+		err = check_list(ftl, &ftl->buckets[i], ftl->bucket_links,
+				 FTL_BLOCK_CLOSED, i);
 		if (err)
 			return err;
 		bucketed += ftl->buckets[i].len;
 	}
-	if (!FTL_INVARIANT(bucketed == nr_closed, "%u closed blocks, %llu in buckets",
-			   nr_closed, (unsigned long long)bucketed))
+	if (!FTL_INVARIANT(bucketed == c.by_state[FTL_BLOCK_CLOSED],
+			   "%u closed blocks, %llu in buckets",
+			   c.by_state[FTL_BLOCK_CLOSED], (unsigned long long)bucketed))
 		return -EIO;
 	return 0;
 }

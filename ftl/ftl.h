@@ -48,6 +48,10 @@
 #define FTL_DEFAULT_OP_PERCENT		7
 /* Static wear leveling acts when max - min erase count exceeds this. */
 #define FTL_DEFAULT_WL_THRESHOLD	64
+#define FTL_DEFAULT_FAULT_SEED		1
+/* 10 %: beyond that, failures would dominate and prove little more. */
+#define FTL_MAX_FAIL_PPM		100000
+#define FTL_MAX_ENDURANCE		100000000
 
 /**
  * enum ftl_gc_policy - how garbage collection chooses a victim block
@@ -65,6 +69,20 @@ enum ftl_gc_policy {
 };
 
 /**
+ * enum ftl_read_only - why an FTL refuses changes
+ * @FTL_WRITABLE: it does not
+ * @FTL_READ_ONLY_WORN_OUT: retired blocks left fewer spare blocks than
+ *	garbage collection needs (gc_high_blocks + 2): the end of life
+ * @FTL_READ_ONLY_BROKEN: an internal invariant failed (a bug, reported
+ *	with FTL_WARN_ON); continuing could corrupt mapped data
+ */
+enum ftl_read_only {
+	FTL_WRITABLE,
+	FTL_READ_ONLY_WORN_OUT,
+	FTL_READ_ONLY_BROKEN,
+};
+
+/**
  * struct ftl_config - geometry and policy of one FTL instance
  * @page_size: flash page size in bytes, a power of two in
  *	[FTL_MIN_PAGE_SIZE, FTL_MAX_PAGE_SIZE]; the core only checks it
@@ -78,6 +96,14 @@ enum ftl_gc_policy {
  *	(dynamic wear leveling, lowest erase count first, is always on)
  * @gc_low_blocks: GC starts when free blocks fall below this; 0 = default
  * @gc_high_blocks: and stops when free blocks reach this; 0 = default
+ * @program_fail_ppm: probability that a page program fails, per million,
+ *	[0, FTL_MAX_FAIL_PPM]; the data goes to another page, the block is
+ *	retired once its valid pages are relocated
+ * @erase_fail_ppm: probability that a block erase fails, per million,
+ *	[0, FTL_MAX_FAIL_PPM]; the block is retired
+ * @fault_seed: seed of the fault generator: same seed, same failures
+ * @endurance: erase count at which a block fails its next erase, 0 =
+ *	unlimited, [0, FTL_MAX_ENDURANCE]
  */
 struct ftl_config {
 	u32 page_size;
@@ -88,6 +114,10 @@ struct ftl_config {
 	u32 wl_threshold;
 	u32 gc_low_blocks;
 	u32 gc_high_blocks;
+	u32 program_fail_ppm;
+	u32 erase_fail_ppm;
+	u64 fault_seed;
+	u32 endurance;
 };
 
 /**
@@ -101,6 +131,8 @@ struct ftl_config {
  * @collected: @block was reclaimed after relocating @relocated pages,
  *	by wear leveling if @wear_leveling, else by garbage collection;
  *	called before the erase
+ * @retired: @block left service for good (a program or erase failed, or
+ *	it reached its endurance) at @erase_count erases
  * @read_oob: if set, the data store keeps each page's logical page number
  *	with its data, as NAND keeps it in the page's spare (out-of-band)
  *	area, and the core keeps no reverse map of its own (4 bytes less per
@@ -118,6 +150,7 @@ struct ftl_ops {
 	void (*erased)(void *ctx, u32 block, u32 erase_count);
 	void (*collected)(void *ctx, u32 block, u32 relocated,
 			  bool wear_leveling);
+	void (*retired)(void *ctx, u32 block, u32 erase_count);
 	u32 (*read_oob)(void *ctx, u32 ppn);
 };
 
@@ -159,9 +192,15 @@ struct ftl_geometry {
  * @pages_discarded: logical pages covered by discards
  * @valid_pages_discarded: of those, pages that held data and were unmapped
  * @unmapped_reads: reads of pages never written or discarded
+ * @program_failures: page programs that failed (host and relocation)
+ * @erase_failures: erases that failed or found the block worn out
  * @valid_pages: logical pages currently mapped (state, not reset)
  * @free_blocks: blocks in the free pool (state)
- * @erase_min: lowest erase count of any block (state)
+ * @bad_blocks: blocks retired (state)
+ * @spare_blocks: spare blocks still in service: the configured spare
+ *	blocks minus the bad ones (state)
+ * @read_only: enum ftl_read_only (state)
+ * @erase_min: lowest erase count of any block in service (state)
  * @erase_max: highest erase count of any block (state)
  * @erase_mean_milli: mean erase count times 1000 (state)
  * @waf_milli: nand_pages_written * 1000 / host_pages_written, 0 before
@@ -183,8 +222,13 @@ struct ftl_stats {
 	u64 pages_discarded;
 	u64 valid_pages_discarded;
 	u64 unmapped_reads;
+	u64 program_failures;
+	u64 erase_failures;
 	u64 valid_pages;
 	u64 free_blocks;
+	u64 bad_blocks;
+	u64 spare_blocks;
+	u64 read_only;
 	u64 erase_min;
 	u64 erase_max;
 	u64 erase_mean_milli;
@@ -244,8 +288,11 @@ void ftl_destroy(struct ftl *ftl);
  * (GC may have moved it, and may have closed the open block).
  *
  * Return: 0, -ERANGE if @lpn is beyond the logical capacity, -ENOSPC if
- * GC could not free a block (impossible for a checked geometry; reported
- * as an invariant failure too).
+ * -EROFS if the FTL is read-only (ftl_read_only()), possibly since this
+ * call, -ENOSPC if GC could not free a block (impossible for a checked
+ * geometry; reported as an invariant failure too, and the FTL turns
+ * read-only). A program failure is not an error: the page is programmed
+ * elsewhere.
  */
 int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn);
 
@@ -271,7 +318,8 @@ int ftl_read(struct ftl *ftl, u64 lpn, u32 *ppn);
  * Pages never written are counted as discarded and otherwise ignored.
  *
  * Return: number of pages that held data, or -ERANGE if the range does
- * not fit the logical capacity (nothing changed then).
+ * not fit the logical capacity, -EROFS if the FTL is read-only (nothing
+ * changed then).
  */
 s64 ftl_discard(struct ftl *ftl, u64 lpn, u64 count);
 
@@ -313,7 +361,7 @@ u32 ftl_lookup_unlocked(const struct ftl *ftl, u64 lpn);
 /**
  * ftl_get_stats() - snapshot the counters and derived values
  * @ftl: the FTL
- * @stats: filled in; erase_min/max/mean walk every block (O(blocks))
+ * @stats: filled in (O(1))
  */
 void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats);
 
@@ -340,6 +388,18 @@ void ftl_get_geometry(const struct ftl *ftl, struct ftl_geometry *geo);
 u32 ftl_block_erase_count(const struct ftl *ftl, u32 block);
 
 /**
+ * ftl_read_only() - whether, and why, the FTL refuses changes
+ * @ftl: the FTL
+ *
+ * Once read-only, ftl_write(), ftl_discard() and ftl_unmap() fail with
+ * -EROFS and every mapped page keeps reading its data; nothing turns it
+ * back (a worn-out SSD does not heal).
+ *
+ * Return: FTL_WRITABLE or the reason.
+ */
+enum ftl_read_only ftl_read_only(const struct ftl *ftl);
+
+/**
  * ftl_metadata_bytes() - memory the core allocated for its maps
  * @ftl: the FTL
  *
@@ -354,7 +414,9 @@ u64 ftl_metadata_bytes(const struct ftl *ftl);
  * Checks that the forward and reverse maps agree, no physical page is
  * mapped twice, each block's valid count equals its mapped pages, the free
  * pool holds exactly the free blocks (all erased, none valid), the victim
- * lists hold exactly the closed blocks, and the counters add up.
+ * lists and the wear heap hold exactly the closed (and failing) blocks,
+ * buckets are in age order, bad blocks hold nothing, and the counters add
+ * up.
  *
  * Return: 0, or -EIO after an ftl_err() line naming the first violation.
  */

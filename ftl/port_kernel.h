@@ -15,7 +15,7 @@
 #define ftl_zalloc(bytes)	kvzalloc(bytes, GFP_KERNEL)
 #define ftl_free(ptr)		kvfree(ptr)
 #define ftl_div_u64(a, b)	div64_u64(a, b)
-#define FTL_WARN_ON(cond)	WARN_ON(cond)
+#define FTL_WARN_ON(cond)	WARN_ON_ONCE(cond)
 #define ftl_err(fmt, ...)	pr_err("ftl: " fmt "\n", ##__VA_ARGS__)
 #define FTL_READ_ONCE(x)	READ_ONCE(x)
 #define FTL_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)

@@ -28,14 +28,26 @@ typedef long long s64;
 #endif
 
 extern bool ftl_port_quiet;
+/* Allocation failure injection: the Nth ftl_zalloc() from now fails. */
+extern unsigned long ftl_port_fail_alloc_in;
+/*
+ * Tests of the broken-invariant path set this: FTL_WARN_ON then counts
+ * in ftl_port_warnings instead of aborting.
+ */
+extern bool ftl_port_warn_continues;
+extern unsigned long ftl_port_warnings;
 
-#define ftl_zalloc(bytes)	calloc(1, bytes)
+void *ftl_port_zalloc(size_t bytes);
+
+#define ftl_zalloc(bytes)	ftl_port_zalloc(bytes)
 #define ftl_free(ptr)		free(ptr)
 #define ftl_div_u64(a, b)	((u64)(a) / (u64)(b))
 
 #define FTL_WARN_ON(cond) ({						\
 	bool __ftl_bad = !!(cond);					\
-	if (__ftl_bad) {						\
+	if (__ftl_bad && ftl_port_warn_continues) {			\
+		ftl_port_warnings++;					\
+	} else if (__ftl_bad) {						\
 		fprintf(stderr, "%s:%d: FTL invariant broken: %s\n",	\
 			__FILE__, __LINE__, #cond);			\
 		abort();						\

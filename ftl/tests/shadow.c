@@ -95,6 +95,10 @@ static void cb_move(void *ctx, u32 from, u32 to)
 			    from, to, (unsigned long long)lpn, sh->l2p[lpn]);
 		return;
 	}
+	if (sh->bad[to / sh->geo.pages_per_block]) {
+		shadow_fail(sh, "move %u -> %u: destination block is bad", from, to);
+		return;
+	}
 	if (sh->p2l[to] != SHADOW_NONE || sh->content[to] || sh->programmed[to]) {
 		shadow_fail(sh, "move %u -> %u: destination programmed since its erase",
 			    from, to);
@@ -118,8 +122,8 @@ static void cb_erased(void *ctx, u32 block, u32 erase_count)
 	u32 ppb = sh->geo.pages_per_block;
 	u64 p;
 
-	if (block >= sh->geo.physical_blocks) {
-		shadow_fail(sh, "erased block %u out of range", block);
+	if (block >= sh->geo.physical_blocks || sh->bad[block]) {
+		shadow_fail(sh, "erased block %u out of range or bad", block);
 		return;
 	}
 	if (sh->in_init) {
@@ -148,6 +152,38 @@ static void cb_erased(void *ctx, u32 block, u32 erase_count)
 	sh->pending_moves[block] = 0;
 	sh->n.erases++;
 	sh->erases_total++;
+}
+
+/* A block left service: empty, never retired before, never used again. */
+static void cb_retired(void *ctx, u32 block, u32 erase_count)
+{
+	struct shadow *sh = ctx;
+	u32 ppb = sh->geo.pages_per_block;
+	u64 p;
+
+	if (block >= sh->geo.physical_blocks || sh->bad[block]) {
+		shadow_fail(sh, "retired block %u out of range or already bad", block);
+		return;
+	}
+	if (!sh->may_erase) {
+		shadow_fail(sh, "block %u retired outside a write", block);
+		return;
+	}
+	for (p = (u64)block * ppb; p < (u64)(block + 1) * ppb; p++)
+		if (sh->p2l[p] != SHADOW_NONE || sh->content[p]) {
+			shadow_fail(sh, "retiring block %u loses valid ppn %llu (lpn %llu)",
+				    block, (unsigned long long)p,
+				    (unsigned long long)sh->p2l[p]);
+			return;
+		}
+	if (erase_count != sh->erase_count[block]) {
+		shadow_fail(sh, "block %u retired at erase count %u, had %u",
+			    block, erase_count, sh->erase_count[block]);
+		return;
+	}
+	sh->bad[block] = 1;
+	sh->pending_moves[block] = 0;
+	sh->n.retired++;
 }
 
 static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
@@ -203,6 +239,7 @@ const struct ftl_ops shadow_ops = {
 	.move = cb_move,
 	.erased = cb_erased,
 	.collected = cb_collected,
+	.retired = cb_retired,
 };
 
 const struct ftl_ops shadow_oob_ops = {
@@ -210,6 +247,7 @@ const struct ftl_ops shadow_oob_ops = {
 	.move = cb_move,
 	.erased = cb_erased,
 	.collected = cb_collected,
+	.retired = cb_retired,
 	.read_oob = cb_read_oob,
 };
 
@@ -239,8 +277,10 @@ int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
 	sh->programmed = calloc(geo.physical_pages, 1);
 	sh->erase_count = calloc(geo.physical_blocks, sizeof(u32));
 	sh->pending_moves = calloc(geo.physical_blocks, sizeof(u32));
+	sh->bad = calloc(geo.physical_blocks, 1);
 	if (!sh->ref || !sh->l2p || !sh->content || !sh->p2l ||
-	    !sh->programmed || !sh->erase_count || !sh->pending_moves) {
+	    !sh->programmed || !sh->erase_count || !sh->pending_moves ||
+	    !sh->bad) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -272,6 +312,7 @@ fail:
 	free(sh->programmed);
 	free(sh->erase_count);
 	free(sh->pending_moves);
+	free(sh->bad);
 	memset(sh, 0, sizeof(*sh));
 	return err;
 }
@@ -305,6 +346,8 @@ bool shadow_fini(struct shadow *sh)
 	free(sh->programmed);
 	free(sh->erase_count);
 	free(sh->pending_moves);
+	free(sh->bad);
+	sh->bad = NULL;
 	sh->ref = NULL;
 	sh->l2p = NULL;
 	sh->content = NULL;
@@ -325,8 +368,17 @@ bool shadow_write(struct shadow *sh, u64 lpn)
 	op_begin(sh, true, lpn, lpn + 1);
 	rc = ftl_write(sh->ftl, lpn, &ppn);
 	op_end(sh);
+	sh->last_rc = rc;
 	if (sh->failed)
 		return false;
+	if (rc == -EROFS && ftl_read_only(sh->ftl) == FTL_READ_ONLY_WORN_OUT) {
+		sh->read_only = true;
+		if (sh->releases_total != rel ||
+		    ftl_lookup(sh->ftl, lpn) != sh->l2p[lpn])
+			return shadow_fail(sh, "refused write of lpn %llu changed it",
+					   (unsigned long long)lpn);
+		return true;
+	}
 	if (rc)
 		return shadow_fail(sh, "write lpn %llu: error %d",
 				   (unsigned long long)lpn, rc);
@@ -337,6 +389,9 @@ bool shadow_write(struct shadow *sh, u64 lpn)
 				   was_mapped);
 	if (!page_ok(sh, "write", ppn))
 		return false;
+	if (sh->bad[ppn / sh->geo.pages_per_block])
+		return shadow_fail(sh, "write lpn %llu got ppn %u in a bad block",
+				   (unsigned long long)lpn, ppn);
 	if (sh->programmed[ppn] || sh->content[ppn] ||
 	    sh->p2l[ppn] != SHADOW_NONE)
 		return shadow_fail(sh, "write lpn %llu got ppn %u, programmed since its erase",
@@ -399,8 +454,15 @@ bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap)
 	ret = unmap ? ftl_unmap(sh->ftl, lpn, count) :
 		      ftl_discard(sh->ftl, lpn, count);
 	op_end(sh);
+	sh->last_rc = ret < 0 ? (int)ret : 0;
 	if (sh->failed)
 		return false;
+	if (ret == -EROFS && ftl_read_only(sh->ftl)) {
+		sh->read_only = true;
+		if (sh->releases_total != rel)
+			return shadow_fail(sh, "refused discard released pages");
+		return true;
+	}
 	if (ret != (s64)expect)
 		return shadow_fail(sh, "%s [%llu, +%llu): returned %lld, %llu pages held data",
 				   unmap ? "unmap" : "discard",
@@ -491,6 +553,7 @@ void shadow_reset_stats(struct shadow *sh)
 bool shadow_check_stats(struct shadow *sh)
 {
 	struct ftl_stats s;
+	struct shadow_counts t;
 	u64 min = U64_MAX, max = 0, sum = 0, mean, waf, b;
 
 	if (sh->failed)
@@ -503,13 +566,25 @@ bool shadow_check_stats(struct shadow *sh)
 	EQ(pages_discarded, sh->n.pages_discarded);
 	EQ(valid_pages_discarded, sh->n.valid_pages_discarded);
 	EQ(nand_pages_written, sh->n.host_written + sh->n.moves);
-	EQ(gc_relocations, sh->n.gc_moves);
-	EQ(wl_relocations, sh->n.wl_moves);
+	/*
+	 * The end of life can cut a collection short: its relocations count,
+	 * but no collected() callback says whether GC or WL made them.
+	 */
+	if (!sh->read_only) {
+		EQ(gc_relocations, sh->n.gc_moves);
+		EQ(wl_relocations, sh->n.wl_moves);
+	}
 	EQ(gc_relocations + s.wl_relocations, sh->n.moves);
 	EQ(gc_runs, sh->n.gc_runs);
 	EQ(wl_runs, sh->n.wl_runs);
 	EQ(erases, sh->n.erases);
 	EQ(valid_pages, sh->mapped);
+	shadow_totals(sh, &t);
+	EQ(bad_blocks, t.retired);
+	EQ(spare_blocks, t.retired < sh->geo.spare_blocks ?
+	   sh->geo.spare_blocks - t.retired : 0);
+	if (!s.read_only && sh->read_only)
+		return shadow_fail(sh, "a change was refused, but the FTL is writable");
 	if (s.free_blocks > sh->geo.physical_blocks)
 		return shadow_fail(sh, "stats.free_blocks %llu > %u blocks",
 				   (unsigned long long)s.free_blocks,
@@ -517,7 +592,8 @@ bool shadow_check_stats(struct shadow *sh)
 	for (b = 0; b < sh->geo.physical_blocks; b++) {
 		u64 ec = sh->erase_count[b];
 
-		min = ec < min ? ec : min;
+		if (!sh->bad[b])
+			min = ec < min ? ec : min;
 		max = ec > max ? ec : max;
 		sum += ec;
 	}

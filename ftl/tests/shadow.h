@@ -34,6 +34,7 @@ struct shadow_counts {
 	u64 wl_runs;
 	u64 erases;
 	u64 releases;
+	u64 retired;		/* retired callbacks: blocks gone bad */
 };
 
 struct shadow {
@@ -48,6 +49,7 @@ struct shadow {
 	u8 *programmed;		/* per ppn: programmed since its block's erase */
 	u32 *erase_count;	/* per block, from the erased callback */
 	u32 *pending_moves;	/* per block: pages moved out since erase */
+	u8 *bad;		/* per block: retired, must never be used */
 	u64 generation;		/* content = generation << 32 | lpn */
 	u64 mapped;		/* lpns holding data */
 
@@ -68,6 +70,9 @@ struct shadow {
 	bool may_erase;
 	u64 rel_lo, rel_hi;	/* lpns whose pages it may release */
 	u64 init_erases;	/* erased callbacks during ftl_create() */
+
+	int last_rc;		/* of the latest shadow_write/discard */
+	bool read_only;		/* a write or discard got -EROFS */
 
 	bool failed;
 	char err[512];
@@ -90,7 +95,11 @@ int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
 /* Destroy the FTL, check every valid page was released exactly once. */
 bool shadow_fini(struct shadow *sh);
 
-/* One FTL operation, checked against the reference. */
+/*
+ * One FTL operation, checked against the reference. A write or discard
+ * that gets -EROFS from a read-only FTL is no failure if nothing changed:
+ * it sets last_rc and read_only (any other error fails).
+ */
 bool shadow_write(struct shadow *sh, u64 lpn);
 bool shadow_read(struct shadow *sh, u64 lpn);
 /* Discard (or unmap) a range that fits; checks return and side effects. */

@@ -837,11 +837,13 @@ static void test_gc_skips_dead_pages(void **state)
  * first GC runs at the 45th program:
  *   A  oldest closed block, all 4 pages valid
  *   B  next oldest, 2 valid          (and four younger blocks with 2 valid)
- *   Y  young block, 1 valid
+ *   Y  block 6, 1 valid: three pages discarded just before the GC
  *   three newest blocks, 4 valid
  * Greedy must take Y (fewest valid), FIFO must take A (closed first),
- * cost-benefit must take B: age * (1 - u) / (1 + u) is 0 for A, 37 / 3
- * for B, 17 * 3 / 5 for Y, and smaller for the others.
+ * cost-benefit must take B: with age the programs since a block's valid
+ * count last changed, age * (1 - u) / (1 + u) is 0 for A, 12 * 2 / 6 for
+ * B (last invalidated at the 34th program), 1 * 3 / 5 for Y, and smaller
+ * for the other blocks with 2 valid, invalidated later than B.
  */
 static void test_gc_policy_victims(void **state)
 {
@@ -862,13 +864,11 @@ static void test_gc_policy_victims(void **state)
 		cfg.gc_low_blocks = 6;
 		cfg.gc_high_blocks = 6;
 		sh_init(&sh, &cfg);
-		for (i = 0; i < 28; i++)
-			OK(&sh, shadow_write(&sh, i));
-		OK(&sh, shadow_discard(&sh, 24, 3, false));
-		for (i = 28; i < 32; i++)
+		for (i = 0; i < 32; i++)
 			OK(&sh, shadow_write(&sh, i));
 		for (i = 0; i < sizeof(drain) / sizeof(drain[0]); i++)
 			OK(&sh, shadow_write(&sh, drain[i]));
+		OK(&sh, shadow_discard(&sh, 24, 3, false));
 		assert_int_equal(sh.collected_total, 0);
 		a = ftl_lookup(sh.ftl, 0) / 4;
 		b = ftl_lookup(sh.ftl, 6) / 4;

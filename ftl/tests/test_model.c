@@ -43,6 +43,8 @@ struct model_case {
 	enum ftl_gc_policy policy;
 	bool oob;		/* the store keeps the lpns (ops->read_oob) */
 	u32 index;
+	u32 program_ppm;	/* flash faults, per million operations */
+	u32 erase_ppm;
 };
 
 static u64 base_seed = DEFAULT_SEED;
@@ -87,6 +89,9 @@ static void run_model(void **state)
 	cfg.wl_threshold = c->wl_threshold;
 	cfg.gc_low_blocks = c->gc_low;
 	cfg.gc_high_blocks = c->gc_high;
+	cfg.program_fail_ppm = c->program_ppm;
+	cfg.erase_fail_ppm = c->erase_ppm;
+	cfg.fault_seed = case_seed;
 	err = shadow_init_mode(&sh, &cfg, c->oob);
 	if (err)
 		fail_msg("%s: shadow_init: %d", c->name, err);
@@ -99,7 +104,8 @@ static void run_model(void **state)
 		CHECK(shadow_write(&sh, i));
 	writes = lp;
 
-	while (writes < target) {
+	/* A device that wore out serves reads only: verify them below. */
+	while (writes < target && !sh.read_only) {
 		u64 r = rnd_below(&rng, 10000), lpn, len;
 
 		op++;
@@ -167,7 +173,18 @@ static void run_model(void **state)
 	CHECK(shadow_check_stats(&sh));
 
 	shadow_totals(&sh, &t);
-	CHECK(t.host_written >= target);
+	if (c->program_ppm || c->erase_ppm) {
+		struct ftl_stats st;
+
+		/* Blocks went bad; each one's data was read back above. */
+		ftl_get_stats(sh.ftl, &st);
+		CHECK(t.retired >= 100);
+		CHECK(st.bad_blocks == t.retired);
+		CHECK(ftl_check(sh.ftl) == 0);
+	} else {
+		CHECK(!sh.read_only);
+		CHECK(t.host_written >= target);
+	}
 	CHECK(t.erases > 0);
 	CHECK(t.gc_runs > 0);
 	if (c->expect_moves)
@@ -180,30 +197,40 @@ static void run_model(void **state)
 		CHECK(t.wl_runs == 0);
 	}
 	CHECK(shadow_fini(&sh));
-	print_message("%-28s seed %#018llx ops %8llu host %8llu nand %8llu erases %6llu gc %6llu wl %4llu\n",
+	print_message("%-28s seed %#018llx ops %8llu host %8llu nand %8llu erases %6llu gc %6llu wl %4llu bad %4llu%s\n",
 		      c->name, (unsigned long long)case_seed,
 		      (unsigned long long)op,
 		      (unsigned long long)t.host_written,
 		      (unsigned long long)(t.host_written + t.moves),
 		      (unsigned long long)t.erases,
 		      (unsigned long long)t.gc_runs,
-		      (unsigned long long)t.wl_runs);
+		      (unsigned long long)t.wl_runs,
+		      (unsigned long long)t.retired,
+		      sh.read_only ? " read-only" : "");
 }
 
 /* name, pages/block, logical pages, op %, wl threshold, hot share,
  * rounds factor, expect GC relocations, gc_low, gc_high, policy, oob */
 #define GEOMETRIES(P, pname)						\
-	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, false, 0 }, \
-	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, false, 0 }, \
-	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, false, 0 }, \
-	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, false, 0 }, \
-	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0 }, \
-	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0 }
+	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, false, 0, 0, 0 }, \
+	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, false, 0, 0, 0 }, \
+	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, false, 0, 0, 0 }, \
+	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, false, 0, 0, 0 }, \
+	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0, 0, 0 }, \
+	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0, 0, 0 }
 
 /* The lpns in the data store's spare areas, as the kernel module keeps them. */
 #define OOB_GEOMETRIES(P, pname)					\
-	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0 }, \
-	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0 }
+	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0, 0, 0 }, \
+	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0, 0, 0 }
+
+/*
+ * Program and erase failures: hundreds of blocks go bad (100 % spare in
+ * small blocks), each relocated and retired while every read is checked.
+ */
+#define FAULT_GEOMETRIES(P, pname)					\
+	{ "faults/" pname, 4, 2048, 100, 3, 600, 1, true, 0, 0, P, false, 0, 500, 300 }, \
+	{ "oob-faults/" pname, 8, 2048, 100, 0, 0, 1, true, 3, 6, P, true, 0, 800, 2000 }
 
 static struct model_case cases[] = {
 	GEOMETRIES(FTL_GC_GREEDY, "greedy"),
@@ -212,6 +239,9 @@ static struct model_case cases[] = {
 	OOB_GEOMETRIES(FTL_GC_GREEDY, "greedy"),
 	OOB_GEOMETRIES(FTL_GC_FIFO, "fifo"),
 	OOB_GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
+	FAULT_GEOMETRIES(FTL_GC_GREEDY, "greedy"),
+	FAULT_GEOMETRIES(FTL_GC_FIFO, "fifo"),
+	FAULT_GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))

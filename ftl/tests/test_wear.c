@@ -128,12 +128,21 @@ static void test_host_opens_least_worn_cost_benefit(void **state)
 	check_host_opens(FTL_GC_COST_BENEFIT, 16, 1024, 20, 4, 9, 100, 20 * 1024);
 }
 
+/*
+ * GC keeps the free pool at gc_low_blocks or above, and between the
+ * watermarks each write that collects gains one block on the host (two
+ * over what it found, one of which the host block it opens takes), up to
+ * gc_high_blocks, so that one write never does the whole climb. After a
+ * write that collected, free_after + 1 >= min(high, max(low, before + 2)).
+ * Also, the pool must actually climb to the high watermark, and no write
+ * may collect more than that needs (a bounded amount of work per write).
+ */
 static void check_watermarks(enum ftl_gc_policy policy, u32 low, u32 high)
 {
 	struct ftl_config cfg;
 	struct ftl_stats st;
 	struct shadow sh;
-	u64 i, runs = 0, gcs = 0;
+	u64 i, runs = 0, gcs = 0, reached_high = 0;
 	int err;
 
 	ftl_config_init(&cfg, 256);
@@ -146,6 +155,10 @@ static void check_watermarks(enum ftl_gc_policy policy, u32 low, u32 high)
 	if (err)
 		fail_msg("shadow_init: %d", err);
 	for (i = 0; i < 30 * 256; i++) {
+		u64 before, want;
+
+		ftl_get_stats(sh.ftl, &st);
+		before = st.free_blocks;
 		OK(&sh, shadow_write(&sh, i < 256 ? i : rnd_below(&rng_state, 256)));
 		ftl_get_stats(sh.ftl, &st);
 		if (st.free_blocks + 1 < low)
@@ -154,16 +167,31 @@ static void check_watermarks(enum ftl_gc_policy policy, u32 low, u32 high)
 				 (unsigned long long)st.free_blocks, low);
 		if (st.gc_runs == runs)
 			continue;
+		/* Each victim frees at most one block: free rises in steps. */
+		if (st.gc_runs - runs > 1 && st.free_blocks > before + 1 &&
+		    st.free_blocks >= low)
+			fail_msg("write %llu collected %llu blocks and left %llu free (had %llu): more than it needed",
+				 (unsigned long long)i,
+				 (unsigned long long)(st.gc_runs - runs),
+				 (unsigned long long)st.free_blocks,
+				 (unsigned long long)before);
 		runs = st.gc_runs;
 		gcs++;
-		if (st.free_blocks + 1 < high)
-			fail_msg("write %llu collected, then %llu free blocks: GC stopped below gc_high_blocks %u",
-				 (unsigned long long)i,
-				 (unsigned long long)st.free_blocks, high);
+		want = before + 2 > low ? before + 2 : low;
+		want = want < high ? want : high;
+		if (st.free_blocks + 1 < want)
+			fail_msg("write %llu collected, %llu free blocks before and %llu after: GC stopped below %llu",
+				 (unsigned long long)i, (unsigned long long)before,
+				 (unsigned long long)st.free_blocks,
+				 (unsigned long long)want);
+		reached_high += st.free_blocks + 1 >= high;
 	}
 	OK(&sh, shadow_verify(&sh));
 	OK(&sh, shadow_fini(&sh));
 	assert_true(gcs > 20);
+	if (high > low && reached_high < 5)
+		fail_msg("free pool reached gc_high_blocks %u only %llu times",
+			 high, (unsigned long long)reached_high);
 }
 
 static void test_gc_reaches_high_watermark(void **state)
