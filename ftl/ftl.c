@@ -1305,7 +1305,7 @@ static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 {
 	const struct ftl_block *blk = &ftl->blocks[b];
 	u32 ppb = ftl->geo.pages_per_block, valid = 0, i;
-	bool in_heap;
+	bool in_heap, positioned;
 
 	for (i = 0; i < ppb; i++)
 		valid += ppn_owner(ftl, b * ppb + i) != FTL_UNMAPPED;
@@ -1326,7 +1326,8 @@ static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 		c->erase_min = blk->erase_count;
 	in_heap = blk->state == FTL_BLOCK_FREE || blk->state == FTL_BLOCK_CLOSED ||
 		  blk->state == FTL_BLOCK_FAILING;
-	if (!FTL_INVARIANT(in_heap == (blk->heap_pos != FTL_NONE),
+	positioned = blk->heap_pos != FTL_NONE;
+	if (!FTL_INVARIANT(in_heap == positioned,
 			   "block %u in state %u: heap position %u", b, blk->state,
 			   blk->heap_pos))
 		return -EIO;

@@ -212,7 +212,7 @@ static void test_broken_invariant_read_only(void **state)
 	struct ftl_config cfg;
 	struct ftl_stats st;
 	struct ftl *ftl;
-	u32 ppn, *l2p;
+	u32 ppn, *l2p, *erased_at;
 	u64 i;
 	int err, rc = 0;
 
@@ -221,15 +221,19 @@ static void test_broken_invariant_read_only(void **state)
 	ftl = ftl_create(&cfg, &lying_ops, NULL, &err);
 	assert_non_null(ftl);
 	l2p = calloc(64, sizeof(*l2p));
+	erased_at = calloc(64, sizeof(*erased_at));
 	assert_non_null(l2p);
+	assert_non_null(erased_at);
 	ftl_port_warn_continues = true;
 	ftl_port_warnings = 0;
 	for (i = 0; i < 64 * 8 && !rc; i++) {
 		u64 lpn = i < 64 ? i : rnd_below(&rng_state, 64);
 
 		rc = ftl_write(ftl, lpn, &ppn);
-		if (!rc)
+		if (!rc) {
 			l2p[lpn] = ppn;
+			erased_at[lpn] = ftl_block_erase_count(ftl, ppn / 4);
+		}
 	}
 	ftl_port_warn_continues = false;
 	assert_int_equal(rc, -EROFS);
@@ -239,10 +243,17 @@ static void test_broken_invariant_read_only(void **state)
 	assert_int_equal(st.read_only, FTL_READ_ONLY_BROKEN);
 	assert_int_equal(ftl_write(ftl, 0, &ppn), -EROFS);
 	assert_int_equal(ftl_discard(ftl, 0, 64), -EROFS);
-	/* nothing was erased under a mapping: every page still maps there */
-	for (i = 0; i < 64; i++)
+	/*
+	 * Nothing was erased under a mapping: every page still maps where it
+	 * was written, and that block was not erased since.
+	 */
+	for (i = 0; i < 64; i++) {
 		assert_int_equal(ftl_lookup(ftl, i), l2p[i]);
+		assert_int_equal(ftl_block_erase_count(ftl, l2p[i] / 4),
+				 erased_at[i]);
+	}
 	free(l2p);
+	free(erased_at);
 	ftl_destroy(ftl);
 }
 

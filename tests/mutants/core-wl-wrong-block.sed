@@ -1,4 +1,4 @@
-# static wear leveling moves the most worn closed block instead of the least worn => core; ftlsim
+# static wear leveling takes a well-worn closed block (the last heap leaf) instead of the least worn => core; ftlsim
 # file: ftl/ftl.c
 # changes: 2
-s/^\t\t    ftl->blocks\[b\].erase_count < ftl->blocks\[coldest\].erase_count)$/\t\t    ftl->blocks[b].erase_count > ftl->blocks[coldest].erase_count)/
+s/^\tcoldest = ftl->worn.slots\[0\];$/\tcoldest = ftl->worn.slots[ftl->worn.nr - 1];/
