@@ -30,7 +30,8 @@ fio_bg() {
 # unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
 # 10 s from its first write, so it has the device open all along, with 6 s
 # to spare under TCG); sets busy
-# (attempts refused saying "in use") and other (anything else).
+# (attempts refused saying "in use"; a KASAN kernel manages only a few
+# in 4 s) and other (anything else).
 unload_attempts() {
 	busy=0 other=
 	_t0=$(uptime_ms)
@@ -67,7 +68,7 @@ unload_attempts
 wait $fp
 s=$?
 BG=
-ok "modprobe -r / rmmod refused as 'in use' while fio ran on ftlblk0 ($busy times)" test $busy -ge 5
+ok "modprobe -r / rmmod refused as 'in use' while fio ran on ftlblk0 ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
 is "$s" 0 "fio on ftlblk0: exit 0, every verify_backlog check passed"
 r=$(fio_reads /tmp/ur-0.log)
@@ -86,7 +87,7 @@ unload_attempts
 wait $fp
 s=$?
 BG=
-ok "unload refused as 'in use' while fio ran on $U ($busy times)" test $busy -ge 5
+ok "unload refused as 'in use' while fio ran on $U ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
 is "$s" 0 "fio on $U: exit 0, every verify_backlog check passed"
 ok "rmdir u" rmdir "$CFS/u"
