@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench fuzz check-debug mutants deb clean
+	demo bench soak fuzz check-debug mutants deb clean
 
 all: module ftlsim
 
@@ -52,6 +52,11 @@ demo: module
 
 bench: module
 	bench/run
+
+# make soak [SOAK_TIMES=100] [SOAK_SIZE_MIB=32] [SOAK_OP=5] [SOAK_POLICY=..]
+# [SOAK_PARAMS="program_fail_ppm=.. ..."]: long fio verify run (tests/soak).
+soak: module
+	tests/soak/run
 
 # The VM suite on a KASAN + lockdep + kmemleak kernel built from source.
 check-debug:
