@@ -26,6 +26,12 @@ struct ftlblk_item {
 	struct config_item item;
 	struct ftlblk_config cfg;
 	struct ftlblk_dev *dev;		/* non-NULL while powered on */
+	/*
+	 * Bad sectors (badblocks.c), kept across power cycles and shared
+	 * with the powered device's ftl/badblocks; its own seqlock protects
+	 * it, so it may change while powered on.
+	 */
+	struct badblocks bb;
 };
 
 /*
@@ -133,6 +139,11 @@ FTLBLK_FIELD_ATTR(max_discard_sectors, FTLBLK_MAX_DISCARD_SECTORS);
 FTLBLK_FIELD_ATTR(submit_queues, FTLBLK_SUBMIT_QUEUES);
 FTLBLK_FIELD_ATTR(hw_queue_depth, FTLBLK_HW_QUEUE_DEPTH);
 FTLBLK_FIELD_ATTR(write_cache, FTLBLK_WRITE_CACHE);
+FTLBLK_FIELD_ATTR(program_fail_ppm, FTLBLK_PROGRAM_FAIL_PPM);
+FTLBLK_FIELD_ATTR(erase_fail_ppm, FTLBLK_ERASE_FAIL_PPM);
+FTLBLK_FIELD_ATTR(fault_seed, FTLBLK_FAULT_SEED);
+FTLBLK_FIELD_ATTR(endurance, FTLBLK_ENDURANCE);
+FTLBLK_FIELD_ATTR(mem_limit_mib, FTLBLK_MEM_LIMIT_MIB);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -160,7 +171,7 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 	}
 	mutex_lock(&ftlblk_cfg_lock);
 	if (on && !fi->dev) {
-		err = ftlblk_create(&fi->cfg, name, &fi->dev);
+		err = ftlblk_create(&fi->cfg, &fi->bb, name, &fi->dev);
 	} else if (!on && fi->dev) {
 		err = ftlblk_remove(fi->dev, false);
 		if (!err)
@@ -183,6 +194,21 @@ static ssize_t ftlblk_item_index_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(ftlblk_item_, index);
 
+static ssize_t ftlblk_item_badblocks_show(struct config_item *item,
+					  char *page)
+{
+	return ftlblk_bb_show(&to_ftlblk_item(item)->bb, page);
+}
+
+/* Unlike the fields, also while powered on: bad sectors appear any time. */
+static ssize_t ftlblk_item_badblocks_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	return ftlblk_bb_store(&to_ftlblk_item(item)->bb,
+			       config_item_name(item), page, count);
+}
+CONFIGFS_ATTR(ftlblk_item_, badblocks);
+
 static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_size,
 	&ftlblk_item_attr_blocksize,
@@ -199,6 +225,12 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_submit_queues,
 	&ftlblk_item_attr_hw_queue_depth,
 	&ftlblk_item_attr_write_cache,
+	&ftlblk_item_attr_program_fail_ppm,
+	&ftlblk_item_attr_erase_fail_ppm,
+	&ftlblk_item_attr_fault_seed,
+	&ftlblk_item_attr_endurance,
+	&ftlblk_item_attr_mem_limit_mib,
+	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_index,
 	NULL,
@@ -206,7 +238,10 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 
 static void ftlblk_item_release(struct config_item *item)
 {
-	kfree(to_ftlblk_item(item));
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+
+	ftlblk_bb_exit(&fi->bb);
+	kfree(fi);
 }
 
 static struct configfs_item_operations ftlblk_item_ops = {
@@ -226,6 +261,10 @@ static struct config_item *ftlblk_make_item(struct config_group *group,
 
 	if (!fi)
 		return ERR_PTR(-ENOMEM);
+	if (ftlblk_bb_init(&fi->bb)) {
+		kfree(fi);
+		return ERR_PTR(-ENOMEM);
+	}
 	fi->cfg = ftlblk_defaults;
 	config_item_init_type_name(&fi->item, name, &ftlblk_item_type);
 	return &fi->item;

@@ -36,7 +36,8 @@ static struct workqueue_struct *ftlblk_wq;
 /*
  * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
  * pages already read as zeroes; a page left all zeroes is unmapped rather
- * than programmed, unless @keep_mapped (write-zeroes with REQ_NOUNMAP).
+ * than programmed, unless @keep_mapped (write-zeroes with REQ_NOUNMAP, or
+ * any write-zeroes with discard=0).
  * Runs on ftlblk_wq: it may sleep for memory.
  */
 static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
@@ -58,8 +59,9 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 	}
 	spin_unlock(&dev->lock);
 
-	if (ftlblk_pages_get(dev, &page, 1, GFP_NOIO))
-		return BLK_STS_RESOURCE;
+	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
+	if (err)
+		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
 	buf = page_address(page);
 	ftlblk_lock(dev, &rel);
 	/* The page may have been discarded meanwhile; then it reads zero. */
@@ -88,8 +90,10 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
 		struct ftlblk_released rel = { &released, 1 };
 		int err;
 
-		if (ftlblk_pages_get(dev, &page, 1, GFP_NOIO))
-			return BLK_STS_RESOURCE;
+		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
+		if (err)
+			return err == -ENOSPC ? BLK_STS_NOSPC :
+			       BLK_STS_RESOURCE;
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(dev, &rel);
 		err = ftlblk_install_page(dev, lpn, page);
@@ -134,19 +138,28 @@ static blk_status_t unmap_pages(struct ftlblk_dev *dev, struct page **buf,
 	return BLK_STS_OK;
 }
 
+/* What zero_range() does of a range: its whole pages, its partial ones. */
+#define ZERO_WHOLE	BIT(0)
+#define ZERO_PARTIAL	BIT(1)
+#define ZERO_ALL	(ZERO_WHOLE | ZERO_PARTIAL)
+
 /*
- * Zero a sector range: whole flash pages are unmapped (or, for
- * write-zeroes with @nounmap, programmed with zeroes), the partly covered
- * first and last pages are read-modify-written.
+ * Zero a sector range, or the @parts of it: whole flash pages are unmapped
+ * (or, for write-zeroes with @nounmap, programmed with zeroes), the partly
+ * covered first and last pages are read-modify-written. The whole pages
+ * come first: unmapping them needs no memory and frees some, which the
+ * partial pages then need (when memory or mem_limit_mib is short, the
+ * other order would fail, and fail again on every retry, before freeing
+ * anything).
  */
 static blk_status_t zero_range(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 			       sector_t sector, u64 nr_sects, bool discard,
-			       bool nounmap)
+			       bool nounmap, unsigned int parts)
 {
 	unsigned int spp = dev->sectors_per_page;
-	u64 end = sector + nr_sects, lpn, last;
+	u64 end = sector + nr_sects, lpn, last, first_whole, last_whole;
 	unsigned int head, tail;
-	blk_status_t sts;
+	blk_status_t sts = BLK_STS_OK;
 
 	if (!nr_sects)
 		return BLK_STS_OK;
@@ -157,38 +170,39 @@ static blk_status_t zero_range(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 	tail++;		/* sectors of the last page covered */
 
 	if (lpn == last && (head || tail != spp))
-		return zero_partial_page(dev, lpn, head, tail - head, discard,
-					 nounmap);
-	if (head) {
+		return parts & ZERO_PARTIAL ?
+		       zero_partial_page(dev, lpn, head, tail - head, discard,
+					 nounmap) : BLK_STS_OK;
+	first_whole = head ? lpn + 1 : lpn;
+	last_whole = tail != spp ? last - 1 : last;
+	if ((parts & ZERO_WHOLE) && first_whole <= last_whole)
+		sts = nounmap ? write_zero_pages(dev, first_whole,
+						 last_whole - first_whole + 1) :
+		      unmap_pages(dev, cmd->pages, first_whole,
+				  last_whole - first_whole + 1, discard);
+	if (!(parts & ZERO_PARTIAL))
+		return sts;
+	if (!sts && head)
 		sts = zero_partial_page(dev, lpn, head, spp - head, discard,
 					nounmap);
-		if (sts)
-			return sts;
-		lpn++;
-	}
-	if (tail != spp) {
+	if (!sts && tail != spp)
 		sts = zero_partial_page(dev, last, 0, tail, discard, nounmap);
-		if (sts)
-			return sts;
-		last--;
-	}
-	if (lpn > last)
-		return BLK_STS_OK;
-	if (nounmap)
-		return write_zero_pages(dev, lpn, last - lpn + 1);
-	return unmap_pages(dev, cmd->pages, lpn, last - lpn + 1, discard);
+	return sts;
 }
 
+/* The pass that does the whole pages (or all) counts and traces the range. */
 static blk_status_t discard_range(struct ftlblk_dev *dev,
 				  struct ftlblk_cmd *cmd, sector_t sector,
-				  u64 nr_sects)
+				  u64 nr_sects, unsigned int parts)
 {
-	trace_ftlblk_discard(dev->disk, sector, nr_sects);
-	spin_lock(&dev->lock);
-	dev->ctr.discard_ranges++;
-	dev->ctr.discard_sectors += nr_sects;
-	spin_unlock(&dev->lock);
-	return zero_range(dev, cmd, sector, nr_sects, true, false);
+	if (parts & ZERO_WHOLE) {
+		trace_ftlblk_discard(dev->disk, sector, nr_sects);
+		spin_lock(&dev->lock);
+		dev->ctr.discard_ranges++;
+		dev->ctr.discard_sectors += nr_sects;
+		spin_unlock(&dev->lock);
+	}
+	return zero_range(dev, cmd, sector, nr_sects, true, false, parts);
 }
 
 /*
@@ -208,24 +222,43 @@ static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
 	spin_unlock(&dev->lock);
 	if (queue_max_discard_segments(rq->q) == 1)
 		return discard_range(dev, cmd, blk_rq_pos(rq),
-				     blk_rq_sectors(rq));
+				     blk_rq_sectors(rq), ZERO_ALL);
+	/*
+	 * The whole pages of every range first, as in zero_range(): the
+	 * block layer sends the partial first page of an unaligned discard
+	 * as a range of its own (bio_discard_limit()), merged into the same
+	 * request.
+	 */
 	__rq_for_each_bio(bio, rq) {
 		sts = discard_range(dev, cmd, bio->bi_iter.bi_sector,
-				    bio_sectors(bio));
+				    bio_sectors(bio), ZERO_WHOLE);
+		if (sts)
+			return sts;
+	}
+	__rq_for_each_bio(bio, rq) {
+		sts = discard_range(dev, cmd, bio->bi_iter.bi_sector,
+				    bio_sectors(bio), ZERO_PARTIAL);
 		if (sts)
 			break;
 	}
 	return sts;
 }
 
+/*
+ * With discard=0 the device deallocates nothing, as a drive without
+ * deallocate support: write-zeroes programs zeroes as with REQ_NOUNMAP.
+ */
 static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
 					struct request *rq)
 {
+	bool nounmap = (rq->cmd_flags & REQ_NOUNMAP) ||
+		       !dev->cfg.val[FTLBLK_DISCARD];
+
 	spin_lock(&dev->lock);
 	dev->ctr.write_zeroes_requests++;
 	spin_unlock(&dev->lock);
 	return zero_range(dev, blk_mq_rq_to_pdu(rq), blk_rq_pos(rq),
-			  blk_rq_sectors(rq), false, rq->cmd_flags & REQ_NOUNMAP);
+			  blk_rq_sectors(rq), false, nounmap, ZERO_ALL);
 }
 
 static bool range_is_whole_pages(struct ftlblk_dev *dev, sector_t sector,

@@ -6,14 +6,17 @@
  * rw.c       reads and writes (the hot path)
  * discard.c  discard and write-zeroes, and their workqueue
  * pages.c    data pages: the pool that recycles them
+ * faults.c   flash faults: bad blocks, read-only end of life
  * configfs.c /sys/kernel/config/ftlblk/<name>/ device interface
  * sysfs.c    /sys/block/ftlblkN/ftl/ statistics
+ * badblocks.c host-visible bad sectors (ftl/badblocks, configfs badblocks)
  * trace.c    ftlblk:* tracepoints (trace.h)
  * ../ftl/    the portable FTL core
  */
 #ifndef FTLBLK_H
 #define FTLBLK_H
 
+#include <linux/badblocks.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/mm.h>
@@ -44,6 +47,11 @@ enum ftlblk_field_id {
 	FTLBLK_SUBMIT_QUEUES,
 	FTLBLK_HW_QUEUE_DEPTH,
 	FTLBLK_WRITE_CACHE,
+	FTLBLK_PROGRAM_FAIL_PPM,
+	FTLBLK_ERASE_FAIL_PPM,
+	FTLBLK_FAULT_SEED,
+	FTLBLK_ENDURANCE,
+	FTLBLK_MEM_LIMIT_MIB,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -80,6 +88,7 @@ struct ftlblk_counters {
 	u64 sectors_zeroed;	/* by discards of partial flash pages */
 	u64 write_zeroes_requests;
 	u64 flush_requests;
+	u64 mem_limit_rejections;	/* requests failed at mem_limit_mib */
 };
 
 /* Largest read or write request: 1 MiB, as brd's and most NVMe's. */
@@ -161,12 +170,30 @@ struct ftlblk_dev {
 	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
 	struct ftlblk_counters ctr;
 	struct ftlblk_reads __percpu *reads;
+	/* Under lock: the FTL's read-only state was acted on (faults.c). */
+	bool read_only_noted;
+	struct work_struct ro_work;	/* marks the disk read-only */
 
 	/* pool_lock protects pool[] and pool_pages; never nested. */
 	spinlock_t pool_lock;
 	struct page **pool;		/* free data pages, stale contents */
 	unsigned int pool_pages;
 	unsigned int pool_max;		/* entries in pool[] */
+
+	/*
+	 * With mem_limit_mib (mem_limit_pages != 0, frozen at power-on):
+	 * data pages taken from the page allocator and not given back yet,
+	 * whether mapped, pooled or held by a request in flight (pages.c).
+	 * Atomic, so that the limit costs a request one atomic add when it
+	 * allocates and none when the pool serves it; not kept without a
+	 * limit.
+	 */
+	atomic_long_t mem_pages;
+	unsigned long mem_limit_pages;
+
+	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
+	struct badblocks *bb;
+	struct badblocks bb_own;
 };
 
 /* The memory holding physical page @ppn's data, or NULL. */
@@ -198,8 +225,8 @@ static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 extern struct ftlblk_config ftlblk_defaults;
 int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who);
-int ftlblk_create(const struct ftlblk_config *cfg, const char *who,
-		  struct ftlblk_dev **devp);
+int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
+		  const char *who, struct ftlblk_dev **devp);
 int ftlblk_remove(struct ftlblk_dev *dev, bool force);
 
 /* rw.c */
@@ -226,6 +253,23 @@ void ftlblk_unlock(struct ftlblk_dev *dev) __releases(&dev->lock);
 void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
+
+/* badblocks.c */
+int ftlblk_bb_init(struct badblocks *bb);
+void ftlblk_bb_exit(struct badblocks *bb);
+int ftlblk_bb_attach(struct ftlblk_dev *dev, struct badblocks *bb);
+void ftlblk_bb_detach(struct ftlblk_dev *dev);
+ssize_t ftlblk_bb_show(struct badblocks *bb, char *page);
+ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
+			const char *buf, size_t count);
+bool ftlblk_bad_sectors(struct ftlblk_dev *dev, struct request *rq);
+extern struct device_attribute dev_attr_badblocks;
+
+/* faults.c */
+void ftlblk_faults_check(struct ftlblk_dev *dev);
+void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count);
+void ftlblk_faults_init(struct ftlblk_dev *dev);
+void ftlblk_faults_exit(struct ftlblk_dev *dev);
 
 /* configfs.c */
 int ftlblk_configfs_init(void);

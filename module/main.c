@@ -84,6 +84,21 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 				    .help = "1..4096 (requests per queue)" },
 	[FTLBLK_WRITE_CACHE] = { .name = "write_cache", .min = 0, .max = 1,
 				 .help = "0 or 1" },
+	[FTLBLK_PROGRAM_FAIL_PPM] = { .name = "program_fail_ppm", .min = 0,
+				      .max = FTL_MAX_FAIL_PPM,
+				      .help = "0..100000 (failed page programs per million)" },
+	[FTLBLK_ERASE_FAIL_PPM] = { .name = "erase_fail_ppm", .min = 0,
+				    .max = FTL_MAX_FAIL_PPM,
+				    .help = "0..100000 (failed block erases per million)" },
+	[FTLBLK_FAULT_SEED] = { .name = "fault_seed", .min = 0,
+				.max = UINT_MAX,
+				.help = "0..4294967295 (seed of the fault generator)" },
+	[FTLBLK_ENDURANCE] = { .name = "endurance", .min = 0,
+			       .max = FTL_MAX_ENDURANCE,
+			       .help = "0 (unlimited) or 1..100000000 (erases a block survives)" },
+	[FTLBLK_MEM_LIMIT_MIB] = { .name = "mem_limit_mib", .min = 0,
+				   .max = 4 * FTLBLK_MAX_SIZE_MIB,
+				   .help = "0 (no limit) or 1..262144 (MiB of data pages)" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -98,6 +113,7 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_DISCARD] = 1,
 	[FTLBLK_MAX_DISCARD_SEGMENTS] = 64,
 	[FTLBLK_HW_QUEUE_DEPTH] = 64,
+	[FTLBLK_FAULT_SEED] = 1,
 } };
 
 static unsigned int nr_devices = 1;
@@ -157,6 +173,26 @@ MODULE_PARM_DESC(hw_queue_depth, "Requests per hardware queue, 1..4096. Default:
 module_param_named(write_cache, ftlblk_defaults.val[FTLBLK_WRITE_CACHE],
 		   uint, 0444);
 MODULE_PARM_DESC(write_cache, "Advertise a volatile write cache, so flushes and FUA reach the device, 0 or 1. Default: 0");
+
+module_param_named(program_fail_ppm, ftlblk_defaults.val[FTLBLK_PROGRAM_FAIL_PPM],
+		   uint, 0444);
+MODULE_PARM_DESC(program_fail_ppm, "Page programs that fail, per million, 0..100000. Default: 0");
+
+module_param_named(erase_fail_ppm, ftlblk_defaults.val[FTLBLK_ERASE_FAIL_PPM],
+		   uint, 0444);
+MODULE_PARM_DESC(erase_fail_ppm, "Block erases that fail, per million, 0..100000. Default: 0");
+
+module_param_named(fault_seed, ftlblk_defaults.val[FTLBLK_FAULT_SEED],
+		   uint, 0444);
+MODULE_PARM_DESC(fault_seed, "Seed of the flash fault generator, 0..4294967295. Default: 1");
+
+module_param_named(endurance, ftlblk_defaults.val[FTLBLK_ENDURANCE],
+		   uint, 0444);
+MODULE_PARM_DESC(endurance, "Erases a block survives, its next erase fails; 0 = unlimited, 1..100000000. Default: 0");
+
+module_param_named(mem_limit_mib, ftlblk_defaults.val[FTLBLK_MEM_LIMIT_MIB],
+		   uint, 0444);
+MODULE_PARM_DESC(mem_limit_mib, "Most data memory in MiB, writes beyond it fail with ENOSPC; 0 = no limit, 1..262144. Default: 0");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -246,6 +282,7 @@ static const struct ftl_ops ftlblk_ftl_ops = {
 	.move = ftlblk_move_page,
 	.erased = ftlblk_erased,
 	.collected = ftlblk_collected,
+	.retired = ftlblk_faults_retired,
 	.read_oob = ftlblk_read_oob,
 };
 
@@ -257,13 +294,20 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t sts;
 
 	blk_mq_start_request(rq);
+	if (ftlblk_bad_sectors(dev, rq)) {
+		blk_mq_end_request(rq, BLK_STS_IOERR);
+		return BLK_STS_OK;
+	}
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 		sts = ftlblk_rw(dev, rq, false);
 		break;
 	case REQ_OP_WRITE:
 		sts = ftlblk_rw(dev, rq, true);
-		/* Out of memory before anything was written: retry later. */
+		/*
+		 * Out of memory before anything was written: retry later
+		 * (at mem_limit_mib it is BLK_STS_NOSPC, ended below).
+		 */
 		if (sts == BLK_STS_RESOURCE)
 			return sts;
 		break;
@@ -336,12 +380,17 @@ static void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 	fcfg->wl_threshold = v[FTLBLK_WL_THRESHOLD];
 	fcfg->gc_low_blocks = v[FTLBLK_GC_LOW_BLOCKS];
 	fcfg->gc_high_blocks = v[FTLBLK_GC_HIGH_BLOCKS];
+	fcfg->program_fail_ppm = v[FTLBLK_PROGRAM_FAIL_PPM];
+	fcfg->erase_fail_ppm = v[FTLBLK_ERASE_FAIL_PPM];
+	fcfg->fault_seed = v[FTLBLK_FAULT_SEED];
+	fcfg->endurance = v[FTLBLK_ENDURANCE];
 }
 
 static int ftlblk_config_check(const struct ftlblk_config *cfg,
 			       const char *who)
 {
 	struct ftl_config fcfg;
+	unsigned int spp;
 	const char *why;
 	int i, err;
 
@@ -351,6 +400,18 @@ static int ftlblk_config_check(const struct ftlblk_config *cfg,
 			return err;
 	}
 	ftlblk_config_to_ftl(cfg, &fcfg);
+	/*
+	 * The block layer rounds max_discard_sectors down to the discard
+	 * granularity, so anything else would end up smaller, or 0 (which
+	 * it takes as "no discard splitting" rather than as a limit).
+	 */
+	spp = cfg->val[FTLBLK_PAGE_SIZE] >> SECTOR_SHIFT;
+	if (cfg->val[FTLBLK_MAX_DISCARD_SECTORS] % spp) {
+		pr_err("%s: invalid max_discard_sectors %u: allowed 0 (unlimited) or a multiple of %u (page_size %u in 512-byte sectors)\n",
+		       who, cfg->val[FTLBLK_MAX_DISCARD_SECTORS], spp,
+		       cfg->val[FTLBLK_PAGE_SIZE]);
+		return -EINVAL;
+	}
 	err = ftl_config_check(&fcfg, NULL, &why);
 	if (err)
 		pr_err("%s: invalid geometry: %s\n", who, why);
@@ -484,13 +545,15 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 /**
  * ftlblk_create() - create and register /dev/ftlblkN
  * @cfg: configuration, checked here
+ * @bb: bad sector list that outlives the device (a configfs item's), or
+ *	NULL for one of its own
  * @who: names the device in error messages
  * @devp: receives the device
  *
  * Return: 0, -EINVAL (after a pr_err() line saying why), -ENOMEM, -ENOSPC.
  */
-int ftlblk_create(const struct ftlblk_config *cfg, const char *who,
-		  struct ftlblk_dev **devp)
+int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
+		  const char *who, struct ftlblk_dev **devp)
 {
 	struct ftlblk_dev *dev;
 	int err;
@@ -503,6 +566,10 @@ int ftlblk_create(const struct ftlblk_config *cfg, const char *who,
 		return -ENOMEM;
 	dev->cfg = *cfg;
 	spin_lock_init(&dev->lock);
+	ftlblk_faults_init(dev);
+	err = ftlblk_bb_attach(dev, bb);
+	if (err)
+		goto free_dev;
 	dev->index = ida_alloc_max(&ftlblk_indexes,
 				   (MINORMASK + 1) / FTLBLK_MINORS - 1,
 				   GFP_KERNEL);
@@ -532,6 +599,7 @@ free_index:
 	if (dev->index >= 0)
 		ida_free(&ftlblk_indexes, dev->index);
 free_dev:
+	ftlblk_bb_detach(dev);
 	kfree(dev);
 	return err;
 }
@@ -560,7 +628,9 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 
 	/* After this no request runs and none will be queued. */
 	del_gendisk(disk);
+	ftlblk_faults_exit(dev);
 	ftlblk_free_ftl(dev);
+	ftlblk_bb_detach(dev);
 	/* del_gendisk() has exited the queue, so the tags can go first. */
 	blk_mq_free_tag_set(&dev->tag_set);
 	/* Frees dev (free_disk) now, or when the last opener lets go. */
@@ -636,7 +706,7 @@ static int __init ftlblk_init(void)
 		goto unregister;
 	}
 	for (i = 0; i < nr_devices; i++) {
-		err = ftlblk_create(&ftlblk_defaults, "module parameter",
+		err = ftlblk_create(&ftlblk_defaults, NULL, "module parameter",
 				    &param_devs[i]);
 		if (err)
 			goto remove;

@@ -16,6 +16,13 @@
  * The FTL's release callback runs under dev->lock; it appends the page to
  * the array the lock holder set up with ftlblk_lock() (dev->rel), and
  * ftlblk_unlock() recycles or frees them after dropping the lock.
+ *
+ * mem_limit_mib caps the memory a device holds: every data page taken from
+ * the page allocator is charged to dev->mem_pages until it goes back, so
+ * pooled pages and those of requests in flight count as much as mapped
+ * ones. A request is charged once, for the pages the pool cannot supply;
+ * if they would pass the limit it gets -ENOSPC with nothing taken, and
+ * with no limit nothing is counted at all.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -38,6 +45,25 @@ static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 	return page;
 }
 
+/* Charge @n pages to mem_limit_mib. Return: false if they would pass it. */
+static bool mem_charge(struct ftlblk_dev *dev, unsigned int n)
+{
+	if (!dev->mem_limit_pages || !n)
+		return true;
+	if (atomic_long_add_return(n, &dev->mem_pages) <=
+	    (long)dev->mem_limit_pages)
+		return true;
+	atomic_long_sub(n, &dev->mem_pages);
+	return false;
+}
+
+/* @n charged pages went back to the page allocator. */
+static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
+{
+	if (dev->mem_limit_pages && n)
+		atomic_long_sub(n, &dev->mem_pages);
+}
+
 /**
  * ftlblk_pages_get() - take @n data pages, all or none
  * @dev: device
@@ -46,10 +72,14 @@ static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
  * @gfp: for the pages the pool cannot supply: GFP_NOWAIT from queue_rq,
  *	GFP_NOIO from the worker
  *
- * The pages hold stale data; the caller overwrites every byte.
+ * The pages hold stale data; the caller overwrites every byte. Pages
+ * from the pool are already charged to mem_limit_mib; the others are
+ * charged here, all at once.
  *
- * Return: 0, or -ENOMEM with no page taken (those taken so far are back
- * in the pool), so the caller can fail before touching the FTL.
+ * Return: 0; -ENOSPC if the pages would pass mem_limit_mib (counted in
+ * mem_limit_rejections), or -ENOMEM; then no page is taken (those taken
+ * so far are back in the pool), so the caller can fail before touching
+ * the FTL.
  */
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		     unsigned int n, gfp_t gfp)
@@ -61,9 +91,17 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 	dev->pool_pages -= pooled;
 	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
 	spin_unlock(&dev->pool_lock);
+	if (!mem_charge(dev, n - pooled)) {
+		ftlblk_pages_put(dev, pages, pooled);
+		spin_lock(&dev->lock);
+		dev->ctr.mem_limit_rejections++;
+		spin_unlock(&dev->lock);
+		return -ENOSPC;
+	}
 	for (i = pooled; i < n; i++) {
 		pages[i] = alloc_data_page(dev, gfp);
 		if (!pages[i]) {
+			mem_uncharge(dev, n - i);
 			ftlblk_pages_put(dev, pages, i);
 			return -ENOMEM;
 		}
@@ -103,6 +141,7 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 	spin_unlock(&dev->pool_lock);
 	for (i = 0; i < spill; i++)
 		put_page(pages[i]);
+	mem_uncharge(dev, spill);
 }
 
 /**
@@ -146,20 +185,26 @@ void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page)
 {
 	struct ftlblk_released *rel = dev->rel;
 
-	if (rel && rel->nr < rel->max)
+	if (rel && rel->nr < rel->max) {
 		rel->pages[rel->nr++] = page;
-	else
+	} else {
 		put_page(page);
+		mem_uncharge(dev, 1);
+	}
 }
 
 /**
- * ftlblk_pool_init() - an empty pool for @dev
+ * ftlblk_pool_init() - an empty pool for @dev, and its memory limit
  * @dev: device; dev->page_order must be set
  *
  * Return: 0 or -ENOMEM.
  */
 int ftlblk_pool_init(struct ftlblk_dev *dev)
 {
+	/* mem_limit_mib in data pages; 1 MiB holds 64 of the largest. */
+	dev->mem_limit_pages = (unsigned long)dev->cfg.val[FTLBLK_MEM_LIMIT_MIB]
+			       << (20 - PAGE_SHIFT - dev->page_order);
+	atomic_long_set(&dev->mem_pages, 0);
 	spin_lock_init(&dev->pool_lock);
 	dev->pool_pages = 0;
 	dev->pool_max = FTLBLK_POOL_MAX_BYTES >> (PAGE_SHIFT + dev->page_order);
@@ -177,6 +222,7 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 
 	for (i = 0; i < dev->pool_pages; i++)
 		put_page(dev->pool[i]);
+	mem_uncharge(dev, dev->pool_pages);
 	kfree(dev->pool);
 	dev->pool = NULL;
 	dev->pool_pages = 0;

@@ -153,8 +153,12 @@ int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
 
 	lockdep_assert_held(&dev->lock);
 	err = ftl_write(dev->ftl, lpn, &ppn);
-	if (err)
+	if (unlikely(err)) {
+		ftlblk_faults_check(dev);
 		return err;
+	}
+	/* Wear leveling or GC may have worn the device out meanwhile. */
+	ftlblk_faults_check(dev);
 	set_page_private(page, lpn);
 	ftlblk_set_data(dev, ppn, page);
 	dev->data_pages++;
@@ -307,9 +311,12 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
 	unsigned int nr_pages = ((pos + left - 1) >> dev->page_shift) - first + 1;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
+	int err;
 
-	if (ftlblk_pages_get(dev, cmd->pages, nr_pages, GFP_NOWAIT))
-		return BLK_STS_RESOURCE;	/* nothing applied: retried */
+	/* Nothing applied: at mem_limit_mib it fails, else it is retried. */
+	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, GFP_NOWAIT);
+	if (err)
+		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks);
@@ -330,7 +337,8 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
  * Does not sleep.
  *
  * Return: BLK_STS_OK; BLK_STS_RESOURCE if a write found no memory (nothing
- * was written, blk-mq retries); BLK_STS_IOERR if the request lies beyond
+ * was written, blk-mq retries); BLK_STS_NOSPC if it would pass
+ * mem_limit_mib (nothing was written); BLK_STS_IOERR if the request lies beyond
  * the capacity or the FTL reports a broken invariant.
  */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write)

@@ -96,6 +96,7 @@ FTLBLK_STAT_ATTR(valid_pages_discarded, s.ftl.valid_pages_discarded);
 FTLBLK_STAT_ATTR(sectors_zeroed, s.ctr.sectors_zeroed);
 FTLBLK_STAT_ATTR(write_zeroes_requests, s.ctr.write_zeroes_requests);
 FTLBLK_STAT_ATTR(flush_requests, s.ctr.flush_requests);
+FTLBLK_STAT_ATTR(mem_limit_rejections, s.ctr.mem_limit_rejections);
 FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
 FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
 FTLBLK_STAT_ATTR(free_blocks, s.ftl.free_blocks);
@@ -104,7 +105,11 @@ FTLBLK_STAT_ATTR(pool_bytes, s.pool_bytes);
 FTLBLK_STAT_ATTR(metadata_bytes, s.metadata_bytes);
 FTLBLK_STAT_ATTR(logical_pages, s.geo.logical_pages);
 FTLBLK_STAT_ATTR(physical_blocks, s.geo.physical_blocks);
-FTLBLK_STAT_ATTR(spare_blocks, s.geo.spare_blocks);
+FTLBLK_STAT_ATTR(spare_blocks, s.ftl.spare_blocks);
+FTLBLK_STAT_ATTR(program_failures, s.ftl.program_failures);
+FTLBLK_STAT_ATTR(erase_failures, s.ftl.erase_failures);
+FTLBLK_STAT_ATTR(bad_blocks, s.ftl.bad_blocks);
+FTLBLK_STAT_ATTR(read_only, !!s.ftl.read_only);
 FTLBLK_STAT_ATTR(pages_per_block, s.geo.pages_per_block);
 
 FTLBLK_ATTR(waf, emit_milli, s.ftl.waf_milli);
@@ -160,6 +165,7 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_sectors_zeroed.attr,
 	&dev_attr_write_zeroes_requests.attr,
 	&dev_attr_flush_requests.attr,
+	&dev_attr_mem_limit_rejections.attr,
 	&dev_attr_unmapped_reads.attr,
 	&dev_attr_valid_pages.attr,
 	&dev_attr_free_blocks.attr,
@@ -169,9 +175,14 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_logical_pages.attr,
 	&dev_attr_physical_blocks.attr,
 	&dev_attr_spare_blocks.attr,
+	&dev_attr_program_failures.attr,
+	&dev_attr_erase_failures.attr,
+	&dev_attr_bad_blocks.attr,
+	&dev_attr_read_only.attr,
 	&dev_attr_pages_per_block.attr,
 	&dev_attr_gc_policy.attr,
 	&dev_attr_reset_stats.attr,
+	&dev_attr_badblocks.attr,
 	NULL,
 };
 

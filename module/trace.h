@@ -56,6 +56,19 @@ TRACE_EVENT(ftlblk_erase,
 		      __entry->block, __entry->erase_count)
 );
 
+TRACE_EVENT(ftlblk_bad_block,
+	    TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
+	    TP_ARGS(disk, block, erase_count),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(u32, block)
+			     __field(u32, erase_count)),
+	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+			   __entry->block = block;
+			   __entry->erase_count = erase_count;),
+	    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
+		      __entry->block, __entry->erase_count)
+);
+
 #endif /* _TRACE_FTLBLK_H */
 
 #undef TRACE_INCLUDE_PATH

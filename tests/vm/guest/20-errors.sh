@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 131
+plan 154
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -118,6 +118,22 @@ param_exact "$P submit_queues 257: allowed 0 (one per CPU) or 1..256 (hardware q
 param_exact "$P hw_queue_depth 0: allowed 1..4096 (requests per queue)" hw_queue_depth=0
 param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_queue_depth=4097
 param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
+param_exact "$P program_fail_ppm 100001: allowed 0..100000 (failed page programs per million)" program_fail_ppm=100001
+param_exact "$P erase_fail_ppm 100001: allowed 0..100000 (failed block erases per million)" erase_fail_ppm=100001
+param_exact "$P endurance 100000001: allowed 0 (unlimited) or 1..100000000 (erases a block survives)" endurance=100000001
+param_exact "$P mem_limit_mib 262145: allowed 0 (no limit) or 1..262144 (MiB of data pages)" mem_limit_mib=262145
+# max_discard_sectors: 0 or whole flash pages (the block layer would round
+# anything else down, to 0 below one page).
+M8="allowed 0 (unlimited) or a multiple of 8 (page_size 4096 in 512-byte sectors)"
+param_exact "$P max_discard_sectors 1: $M8" max_discard_sectors=1
+param_exact "$P max_discard_sectors 7: $M8" max_discard_sectors=7
+param_exact "$P max_discard_sectors 8: allowed 0 (unlimited) or a multiple of 32 (page_size 16384 in 512-byte sectors)" \
+	page_size=16384 max_discard_sectors=8
+ok "modprobe ftlblk size=16 pages_per_block=64 max_discard_sectors=8" \
+	modprobe ftlblk size=16 pages_per_block=64 max_discard_sectors=8
+is "$(sysfs_read /sys/block/ftlblk0/queue/discard_max_bytes)" 4096 \
+	"max_discard_sectors=8: discard_max_bytes 4096"
+ok "modprobe -r ftlblk" modprobe -r ftlblk
 # Not a number: the kernel's parameter parser refuses it before ftlblk runs.
 param_exact "ftlblk: \`abc' invalid for parameter \`size'" size=abc
 param_exact "ftlblk: \`-1' invalid for parameter \`hw_queue_depth'" hw_queue_depth=-1
@@ -186,6 +202,12 @@ refuse $E hw_queue_depth 4097 "1..4096"
 refuse $E hw_queue_depth abc "1..4096"
 refuse $E write_cache 2 "0 or 1"
 refuse $E write_cache abc "0 or 1"
+refuse $E program_fail_ppm 100001 "0..100000"
+refuse $E program_fail_ppm abc "0..100000"
+refuse $E erase_fail_ppm 100001 "0..100000"
+refuse $E endurance 100000001 "1..100000000"
+refuse $E fault_seed 4294967296 "0..4294967295"
+refuse $E mem_limit_mib 262145 "1..262144"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
@@ -201,7 +223,9 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	max_discard_segments=1 max_discard_segments=256 \
 	max_discard_sectors=8388607 max_discard_sectors=0 submit_queues=256 \
 	submit_queues=1 submit_queues=0 hw_queue_depth=1 hw_queue_depth=4096 write_cache=1 \
-	write_cache=0; do
+	write_cache=0 program_fail_ppm=100000 program_fail_ppm=0 erase_fail_ppm=100000 \
+	erase_fail_ppm=0 endurance=100000000 endurance=0 fault_seed=4294967295 \
+	fault_seed=1 mem_limit_mib=262144 mem_limit_mib=0; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"
 done
@@ -231,6 +255,34 @@ geometry_fail spare size=1 pages_per_block=4096 op_percent=1
 geometry_fail spare size=16 pages_per_block=64 op_percent=1
 geometry_fail watermarks op_percent=50 gc_low_blocks=5 gc_high_blocks=3
 geometry_fail spare gc_low_blocks=2 gc_high_blocks=1024
+# 16 MiB in 64-page blocks, 7 %: 5 spare blocks, enough for GC (4) but not
+# with the 2 blocks it keeps in reserve when programs can fail.
+geometry_fail spare size=16 pages_per_block=64 op_percent=7 gc_high_blocks=0 \
+	program_fail_ppm=1
+errno-write $E/program_fail_ppm 0 >/dev/null
+
+# max_discard_sectors must be whole flash pages too, checked at power on.
+# mds VALUE PAGE_SIZE: set both, power 1; prints the outcome and the log.
+mds() {
+	errno-write $E/page_size "$2" >/dev/null
+	errno-write $E/max_discard_sectors "$1" >/dev/null
+	mark
+	_r=$(errno-write $E/power 1)
+	echo "$_r power=$(cat $E/power) log=$(newlines | sed 's/^\[[^]]*\] *//')"
+}
+for kv in size=16 pages_per_block=64 op_percent=7 gc_low_blocks=0 gc_high_blocks=0; do
+	errno-write "$E/${kv%%=*}" "${kv#*=}" >/dev/null
+done
+is "$(mds 1 4096)" "EINVAL power=0 log=ftlblk: e: invalid max_discard_sectors 1: $M8" \
+	"power 1 with max_discard_sectors 1: EINVAL, one log line"
+is "$(mds 7 4096)" "EINVAL power=0 log=ftlblk: e: invalid max_discard_sectors 7: $M8" \
+	"power 1 with max_discard_sectors 7: EINVAL, one log line"
+is "$(mds 8 16384)" "EINVAL power=0 log=ftlblk: e: invalid max_discard_sectors 8: allowed 0 (unlimited) or a multiple of 32 (page_size 16384 in 512-byte sectors)" \
+	"power 1 with max_discard_sectors 8 and 16 KiB pages: EINVAL, one log line"
+is "$(mds 8 4096 | cut -d' ' -f1-2)" "ok power=1" "power 1 with max_discard_sectors 8 and 4 KiB pages"
+is "$(sysfs_read /sys/block/ftlblk"$(cat $E/index)"/queue/discard_max_bytes)" 4096 \
+	"discard_max_bytes 4096"
+is "$(errno-write $E/power 0)" ok "power 0"
 
 # ---- a powered device: every attribute is EBUSY -------------------------
 for kv in size=16 blocksize=512 page_size=4096 pages_per_block=64 \
@@ -251,7 +303,8 @@ for kv in size=32 blocksize=4096 page_size=8192 pages_per_block=128 \
 	op_percent=20 gc_policy=fifo wl_threshold=5 gc_low_blocks=3 \
 	gc_high_blocks=4 discard=0 max_discard_segments=1 \
 	max_discard_sectors=8 submit_queues=2 hw_queue_depth=8 write_cache=1 \
-	size=16; do
+	program_fail_ppm=5 erase_fail_ppm=5 endurance=5 fault_seed=5 \
+	mem_limit_mib=5 size=16; do
 	a=${kv%%=*} before=$(cat "$E/$a")
 	mark
 	r=$(errno-write "$E/$a" "${kv#*=}")

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flash faults seen from the block device: the FTL core fails programs
+ * and erases (program_fail_ppm, erase_fail_ppm, endurance) and retires
+ * blocks; this file turns the core's read-only end of life into what a
+ * worn-out SSD shows the host. The disk is marked read-only (set_disk_ro,
+ * so mount and BLKROGET see it), one kernel log line names the device and
+ * says why, and from then on every write, discard and write-zeroes fails
+ * with BLK_STS_IOERR (-EIO, what ext4 and XFS handle as a device error)
+ * while reads return every acknowledged write.
+ */
+#include <linux/blkdev.h>
+#include <linux/printk.h>
+#include <linux/workqueue.h>
+
+#include "ftlblk.h"
+#include "trace.h"
+
+/* Process context: set_disk_ro() sends a uevent, which allocates. */
+static void ftlblk_read_only_work(struct work_struct *work)
+{
+	struct ftlblk_dev *dev = container_of(work, struct ftlblk_dev,
+					      ro_work);
+	struct ftl_stats st;
+
+	spin_lock(&dev->lock);
+	ftl_get_stats(dev->ftl, &st);
+	spin_unlock(&dev->lock);
+	set_disk_ro(dev->disk, true);
+	if (st.read_only == FTL_READ_ONLY_WORN_OUT)
+		pr_err("%s: flash worn out, device is now read-only: %llu bad blocks, %llu spare blocks left, %llu free; data stays readable\n",
+		       dev->disk->disk_name, st.bad_blocks, st.spare_blocks,
+		       st.free_blocks);
+	else
+		pr_err("%s: FTL invariant broken, device is now read-only to protect its data\n",
+		       dev->disk->disk_name);
+}
+
+/**
+ * ftlblk_faults_check() - act once on the FTL turning read-only
+ * @dev: device, dev->lock held (after an ftl_write())
+ */
+void ftlblk_faults_check(struct ftlblk_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	if (likely(!ftl_read_only(dev->ftl)) || dev->read_only_noted)
+		return;
+	dev->read_only_noted = true;
+	schedule_work(&dev->ro_work);
+}
+
+/**
+ * ftlblk_faults_retired() - the FTL retired a block (ftl_ops.retired)
+ * @ctx: the device
+ * @block: physical block
+ * @erase_count: its erase count
+ */
+void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	trace_ftlblk_bad_block(dev->disk, block, erase_count);
+}
+
+/**
+ * ftlblk_faults_init() - prepare a new device
+ * @dev: device
+ */
+void ftlblk_faults_init(struct ftlblk_dev *dev)
+{
+	INIT_WORK(&dev->ro_work, ftlblk_read_only_work);
+}
+
+/**
+ * ftlblk_faults_exit() - wait for the read-only work; no request runs now
+ * @dev: device
+ */
+void ftlblk_faults_exit(struct ftlblk_dev *dev)
+{
+	cancel_work_sync(&dev->ro_work);
+}
