@@ -43,31 +43,27 @@ TRACE_EVENT(ftlblk_gc,
 		      __entry->wear_leveling ? "wear-leveling" : "gc")
 );
 
-TRACE_EVENT(ftlblk_erase,
-	    TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
-	    TP_ARGS(disk, block, erase_count),
-	    TP_STRUCT__entry(__string(disk, disk->disk_name)
-			     __field(u32, block)
-			     __field(u32, erase_count)),
-	    TP_fast_assign(__assign_str(disk, disk->disk_name);
-			   __entry->block = block;
-			   __entry->erase_count = erase_count;),
-	    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
-		      __entry->block, __entry->erase_count)
+/* A block and its erase count: after an erase, or as it is retired. */
+DECLARE_EVENT_CLASS(ftlblk_block,
+		    TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
+		    TP_ARGS(disk, block, erase_count),
+		    TP_STRUCT__entry(__string(disk, disk->disk_name)
+				     __field(u32, block)
+				     __field(u32, erase_count)),
+		    TP_fast_assign(__assign_str(disk, disk->disk_name);
+				   __entry->block = block;
+				   __entry->erase_count = erase_count;),
+		    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
+			      __entry->block, __entry->erase_count)
 );
 
-TRACE_EVENT(ftlblk_bad_block,
-	    TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
-	    TP_ARGS(disk, block, erase_count),
-	    TP_STRUCT__entry(__string(disk, disk->disk_name)
-			     __field(u32, block)
-			     __field(u32, erase_count)),
-	    TP_fast_assign(__assign_str(disk, disk->disk_name);
-			   __entry->block = block;
-			   __entry->erase_count = erase_count;),
-	    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
-		      __entry->block, __entry->erase_count)
-);
+DEFINE_EVENT(ftlblk_block, ftlblk_erase,
+	     TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
+	     TP_ARGS(disk, block, erase_count));
+
+DEFINE_EVENT(ftlblk_block, ftlblk_bad_block,
+	     TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
+	     TP_ARGS(disk, block, erase_count));
 
 #endif /* _TRACE_FTLBLK_H */
 

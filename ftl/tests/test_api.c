@@ -17,13 +17,7 @@
 #include <cmocka.h>
 
 #include "shadow.h"
-
-#define OK(sh, expr) do {						\
-	bool __ok = (expr);						\
-	if (!__ok || (sh)->failed)					\
-		fail_msg("%s: %s", #expr,				\
-			 (sh)->failed ? (sh)->err : "returned false");	\
-} while (0)
+#include "ok.h"
 
 static void small_cfg(struct ftl_config *cfg, u32 ppb, u64 lp, u32 op,
 		      enum ftl_gc_policy policy)

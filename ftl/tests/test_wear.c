@@ -24,13 +24,7 @@
 #include <cmocka.h>
 
 #include "shadow.h"
-
-#define OK(sh, expr) do {						\
-	bool __ok = (expr);						\
-	if (!__ok || (sh)->failed)					\
-		fail_msg("%s: %s", #expr,				\
-			 (sh)->failed ? (sh)->err : "returned false");	\
-} while (0)
+#include "ok.h"
 
 static u64 rng_state = 0x3ea41e7ULL;
 
