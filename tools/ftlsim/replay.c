@@ -8,13 +8,16 @@
  *  - WRITE: per flash page touched, ftl_write(): a whole page is
  *    programmed, a partial one read-modify-written (one program either
  *    way, host_pages_written + 1);
- *  - DISCARD (one range): the partly covered first and last pages are
- *    zero_partial_page()d: nothing if unmapped; else the covered sectors
- *    are zeroed and the page is programmed again (host_pages_written),
- *    or unmapped with ftl_unmap() (not counted as a discard) if it is now
- *    all zeroes; every sector of them counts in sectors_zeroed either
- *    way. Whole pages go to ftl_discard() in batches of 1024 pages
- *    (pages_discarded, valid_pages_discarded).
+ *  - DISCARD (one range): whole pages go to ftl_discard() first, in
+ *    batches of 1024 pages (pages_discarded, valid_pages_discarded); then
+ *    the partly covered first and last pages are zero_partial_page()d:
+ *    nothing if unmapped; else the covered sectors are zeroed and the page
+ *    is programmed again (host_pages_written), or unmapped with
+ *    ftl_unmap() (not counted as a discard) if it is now all zeroes; every
+ *    sector of them counts in sectors_zeroed either way. (The block layer
+ *    sends the partial head of an unaligned discard as a range of its own
+ *    in the same request; the module does the whole pages of all ranges
+ *    first, which comes to the same order.)
  * A page is "all zeroes" here when none of its sectors was written since
  * it was last unmapped, or all that were have been zeroed by discards:
  * the simulator holds no data and takes every written sector as holding
@@ -98,35 +101,33 @@ static int discard(struct replay *r, u64 sector, u64 nr)
 	u32 spp = r->sectors_per_page;
 	u64 end = sector + nr, lpn = sector / spp, last = (end - 1) / spp;
 	u32 head = (u32)(sector % spp), tail = (u32)((end - 1) % spp) + 1;
+	u64 first_whole = head ? lpn + 1 : lpn;
+	u64 last_whole = tail != spp ? last - 1 : last;
 	int err;
 
 	if (lpn == last && (head || tail != spp))
 		return zero_partial(r, lpn, head, tail - head);
-	if (head) {
-		err = zero_partial(r, lpn, head, spp - head);
-		if (err)
-			return err;
-		lpn++;
-	}
-	if (tail != spp) {
-		err = zero_partial(r, last, 0, tail);
-		if (err)
-			return err;
-		last--;
-	}
-	while (lpn <= last && last != U64_MAX) {
-		u64 n = last - lpn + 1;
+	/* Whole pages first: they free memory the partial ones may need. */
+	while (first_whole <= last_whole && last_whole != U64_MAX) {
+		u64 n = last_whole - first_whole + 1;
 		s64 ret;
 
 		if (n > REPLAY_UNMAP_BATCH)
 			n = REPLAY_UNMAP_BATCH;
-		ret = ftl_discard(r->ftl, lpn, n);
+		ret = ftl_discard(r->ftl, first_whole, n);
 		if (ret < 0)
 			return (int)ret;
-		for (u64 i = lpn; i < lpn + n; i++)
+		for (u64 i = first_whole; i < first_whole + n; i++)
 			r->nonzero[i] = 0;
-		lpn += n;
+		first_whole += n;
 	}
+	if (head) {
+		err = zero_partial(r, lpn, head, spp - head);
+		if (err)
+			return err;
+	}
+	if (tail != spp)
+		return zero_partial(r, last, 0, tail);
 	return 0;
 }
 

@@ -4,17 +4,18 @@
 # data before is intact, mem_limit_rejections counts it, and a discard
 # frees room again, also one with a partial first page at the limit (whole
 # pages are unmapped before the partial ones need memory). With discard=0,
-# write-zeroes never deallocates.
+# write-zeroes never deallocates. A 4 GiB device with a 1 GiB limit on a
+# 2 GiB guest stops at the limit and leaves the guest its memory.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
 need_cmd blkdiscard blkop md5sum
-plan 40
+plan 45
 
 LIMIT=$((8 << 20))
 
 cleanup() {
-	for n in m s z; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
+	for n in m s z big; do [ -d "$CFS/$n" ] && rmdir "$CFS/$n"; done
 	rm -f /tmp/m.ref /tmp/m.img
 	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
 }
@@ -36,7 +37,8 @@ put() {
 }
 # zimg SECTOR COUNT: the image gets the zeroes a discard writes.
 zimg() { dd if=/dev/zero of=/tmp/m.img bs=512 seek="$1" count="$2" conv=notrunc 2>/dev/null; }
-held() { echo $(($(st "$M" data_bytes) + $(st "$M" pool_bytes))); }
+held() { held_of "$M"; }
+held_of() { echo $(($(st "$1" data_bytes) + $(st "$1" pool_bytes))); }
 nonzero() { dd if=/dev/"$1" bs=512 skip="$2" count="$3" iflag=direct 2>/dev/null | tr -d '\000' | wc -c; }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
@@ -109,6 +111,25 @@ is "$(st "$Z" valid_pages) $(st "$Z" data_bytes)" "257 $((257 * 4096))" \
 	"discard=0: every page stays allocated, also the one left all zeroes"
 is "$(nonzero "$Z" 0 2056)" 0 "and they read zeroes"
 ok "rmdir $CFS/z" rmdir "$CFS/z"
+
+# ---- a device larger than the guest's RAM -----------------------------
+# 4 GiB on a 2 GiB guest with mem_limit_mib=1024: filling it stops with
+# ENOSPC at the limit instead of taking the guest's memory, and the guest
+# keeps working (it can still allocate 256 MiB and run a process).
+ram=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+B=$(mkdev big size=4096 pages_per_block=256 mem_limit_mib=1024)
+ok "device big is $B: 4096 MiB, more than the guest's $ram MiB of RAM" \
+	test -b "/dev/$B" -a "$ram" -lt 4096
+r=$(dd if=/dev/zero of=/dev/"$B" bs=1M count=4096 oflag=direct 2>&1)
+case $r in *"No space left on device"*) r=ENOSPC ;; esac
+is "$r" ENOSPC "filling it stops with ENOSPC"
+ok "at 1024 MiB: data_bytes + pool_bytes = $(($(held_of "$B") >> 20)) MiB" \
+	test "$(held_of "$B")" -le $((1024 << 20)) -a "$(held_of "$B")" -ge $((1000 << 20))
+ok "the guest still has memory for others: 256 MiB in a tmpfs" sh -c \
+	"mkdir -p /tmp/mm && mount -t tmpfs -o size=300m none /tmp/mm &&
+	dd if=/dev/zero of=/tmp/mm/f bs=1M count=256 2>/dev/null && umount /tmp/mm"
+echo 0 >"$CFS/big/power"
+ok "rmdir $CFS/big" rmdir "$CFS/big"
 ok "modprobe -r ftlblk" modprobe -r ftlblk
 
 # The rejected writes log the block layer's "critical space allocation"
