@@ -16,7 +16,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio wearout
-plan 25
+plan 27
 
 TR=/sys/kernel/tracing
 cleanup() {
@@ -64,16 +64,17 @@ is "$(grep -c 'ftlblk_bad_block:' $TR/trace)" "$bb" "one ftlblk_bad_block trace 
 rmdir "$CFS/flt"
 
 # End of life: 2 MiB = 512 pages in 4-page blocks, 25 % over-provisioning
-# (32 spare blocks), every block survives at most 8 erases, 2 % of erases
-# fail at random.
-eol() {	# NAME SEED
-	mkdev "$1" size=2 blocksize=4096 pages_per_block=4 op_percent=25 \
-		endurance=8 erase_fail_ppm=20000 wl_threshold=2 fault_seed="$2"
+# (32 spare blocks), every block survives 8 erases.
+eol() {	# NAME ATTR=VALUE...
+	_n=$1
+	shift
+	mkdev "$_n" size=2 blocksize=4096 pages_per_block=4 op_percent=25 \
+		endurance=8 wl_threshold=2 "$@"
 }
-D=$(eol eol 1)
+D=$(eol eol)
 ok "device $D with endurance=8 created" test -b "/dev/$D"
 ok "random 4 KiB writes until the end of life: every acknowledged write reads back" \
-	sh -c "wearout /dev/$D 11 > /tmp/eol.out"
+	sh -c "wearout /dev/$D 11 200000 > /tmp/eol.out"
 sed 's/^/# /' /tmp/eol.out
 is "$(grep -E '^first_error ' /tmp/eol.out)" "first_error EIO" "the first refused write failed with EIO"
 is "$(grep -E '^writes_refused_after ' /tmp/eol.out)" "writes_refused_after 64/64" "every later write fails"
@@ -82,16 +83,25 @@ ok "a discard fails ($(grep -E '^discard_after ' /tmp/eol.out))" \
 	grep -qE '^discard_after (EIO|EPERM)$' /tmp/eol.out
 is "$(st "$D" read_only) $(sysfs_read /sys/block/"$D"/ro)" "1 1" "read_only and the disk's ro flag say 1"
 ok "erase failures retired blocks ($(st "$D" erase_failures))" test "$(st "$D" erase_failures)" -gt 0
+is "$(st "$D" erase_max)" 8 "no block was erased more than its endurance, and some reached it"
 n=$(dmesg_since_start | grep -c "$D: flash worn out, device is now read-only")
 is "$n" 1 "one kernel log line names $D, says read-only and why"
 acked=$(grep -E '^acknowledged_writes ' /tmp/eol.out | cut -d' ' -f2)
 ok "the device lived: $acked writes >= 640 pages x 8 erases / 4" \
 	test "${acked:-0}" -ge 1280
-E2=$(eol eol2 1)
-wearout /dev/"$E2" 11 > /tmp/eol2.out
+pure=${acked:-0}
+rmdir "$CFS/eol"
+# 2 % of the erases fail at random too: same seed, same death.
+D=$(eol eol erase_fail_ppm=20000 fault_seed=5)
+E2=$(eol eol2 erase_fail_ppm=20000 fault_seed=5)
+wearout /dev/"$D" 11 200000 > /tmp/eol.out
+wearout /dev/"$E2" 11 200000 > /tmp/eol2.out
+acked=$(grep -E '^acknowledged_writes ' /tmp/eol.out | cut -d' ' -f2)
 is "$(grep -E '^acknowledged_writes ' /tmp/eol2.out)" "acknowledged_writes $acked" \
-	"same fault_seed and writes: the device dies at the same write"
+	"same fault_seed and writes: the device dies at the same write ($acked)"
 is "$(st "$E2" bad_blocks)" "$(st "$D" bad_blocks)" "... with the same bad blocks"
+ok "random erase failures shortened its life: $acked writes < $pure" \
+	test "${acked:-0}" -lt "$pure"
 rmdir "$CFS/eol" "$CFS/eol2"
 rm -f /tmp/flt-*.log /tmp/eol*.out
 ok "modprobe -r ftlblk" modprobe -r ftlblk

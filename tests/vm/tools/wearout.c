@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wearout DEV SEED: wear a block device out and prove that nothing it
+ * wearout DEV SEED [MAX]: wear a block device out and prove that nothing it
  * acknowledged was lost.
  *
  * Writes 4 KiB pages (O_DIRECT, one page per write(2), so a write is
@@ -27,8 +27,8 @@
 #include "errname.h"
 
 #define PAGE	4096
-/* Enough for any device this test wears out; a bound, not a guess. */
-#define MAX_WRITES	(50u * 1000 * 1000)
+/* Writes before giving up on a device that does not wear out (default). */
+#define MAX_WRITES	(1000u * 1000)
 
 static uint64_t rng;
 
@@ -52,14 +52,16 @@ static void stamp(uint64_t *buf, uint64_t page, uint64_t gen)
 int main(int argc, char **argv)
 {
 	uint64_t *buf, *want, *gens, pages, acked = 0, bad = 0, i;
-	uint64_t range[2];
+	uint64_t range[2], max = MAX_WRITES;
 	int fd, first_err = 0, refused = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: wearout DEV SEED\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: wearout DEV SEED [MAX]\n");
 		return 2;
 	}
 	rng = strtoull(argv[2], NULL, 0);
+	if (argc == 4)
+		max = strtoull(argv[3], NULL, 0);
 	fd = open(argv[1], O_RDWR | O_DIRECT);
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &pages)) {
 		perror(argv[1]);
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
 	if (posix_memalign((void **)&buf, PAGE, PAGE) ||
 	    posix_memalign((void **)&want, PAGE, PAGE) || !gens)
 		return 2;
-	for (i = 0; i < MAX_WRITES; i++) {
+	for (i = 0; i < max; i++) {
 		uint64_t page = next() % pages;
 
 		stamp(buf, page, i + 1);
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < 64; i++) {
 		uint64_t page = next() % pages;
 
-		stamp(buf, page, MAX_WRITES + i + 1);
+		stamp(buf, page, max + i + 1);
 		refused += pwrite(fd, buf, PAGE, page * PAGE) < 0;
 	}
 	printf("writes_refused_after %d/64\n", refused);
