@@ -147,7 +147,9 @@ free_runs >/tmp/runs
 is "$(ranges_sub /tmp/want /tmp/got)" "" "rm: every block of A and C was discarded ($(wc -l </tmp/want) runs)"
 is "$(cat /tmp/got)" "$(extend_to_free /tmp/want /tmp/runs)" \
 	"rm: each discard runs from a freed extent to the end of its free run"
-is "$(cstat "$D" discard_sectors)" "$(awk '{ n += $2 - $1 } END { print n + 0 }' /tmp/got)" \
+# Every traced range, overlaps included: ext4 may discard a range twice
+# (seen on the KASAN kernel), and each time counts.
+is "$(cstat "$D" discard_sectors)" "$(trace_ranges "$D" | awk '{ n += $2 } END { print n + 0 }')" \
 	"rm: ftlblk counted exactly the traced sectors"
 is "$(cstat "$D" pages_discarded)" "$(trace_ranges "$D" | pages_covered)" \
 	"rm: pages_discarded counts the flash pages the traced ranges cover whole"
