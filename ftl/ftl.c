@@ -40,7 +40,7 @@
  * keeping up with the host costs, and still reaches the high watermark.
  */
 #define FTL_GC_GAIN_PER_CALL	2
-/* Extra free blocks GC keeps when programs can fail (see ftl_config_check). */
+/* Extra free blocks GC keeps when flash can fail (see ftl_config_check). */
 #define FTL_FAULT_RESERVE_BLOCKS	2
 
 enum ftl_stream {
@@ -901,10 +901,12 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 		return config_fail(why, "GC watermarks must satisfy 2 <= low <= high");
 	/*
 	 * A failed program needs a new block at once, possibly while GC is
-	 * already using the last free one: keep a reserve for that when
-	 * programs can fail, or a fault would look like the end of life.
+	 * already using the last free one, and a failed erase gains GC nothing
+	 * for the relocations it paid: keep a reserve for both when flash can
+	 * fail, or one fault at the low watermark would look like the end of
+	 * life.
 	 */
-	if (cfg->program_fail_ppm) {
+	if (cfg->program_fail_ppm || cfg->erase_fail_ppm || cfg->endurance) {
 		g.gc_low_blocks += FTL_FAULT_RESERVE_BLOCKS;
 		if (g.gc_high_blocks < g.gc_low_blocks)
 			g.gc_high_blocks = g.gc_low_blocks;

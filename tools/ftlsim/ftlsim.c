@@ -35,6 +35,8 @@ struct opts {
 	int policy;
 	u32 wl_threshold;
 	u32 gc_low, gc_high;
+	u32 program_fail_ppm, erase_fail_ppm, endurance;
+	u64 fault_seed;
 	enum workload workload;
 	double hot_pct, access_pct;
 	double trim_fraction;
@@ -169,6 +171,11 @@ static void usage(FILE *f)
 "  --wl-threshold N      static wear-leveling threshold, 0 = off (default %u)\n"
 "  --gc-low N            GC starts below N free blocks (default: core's)\n"
 "  --gc-high N           and stops at N free blocks (default: core's)\n"
+"Flash faults (the run stops early if the device wears out):\n"
+"  --program-fail-ppm N  page programs that fail, per million (default 0)\n"
+"  --erase-fail-ppm N    block erases that fail, per million (default 0)\n"
+"  --endurance N         erases a block survives, 0 = unlimited (default 0)\n"
+"  --fault-seed S        seed of the fault generator (default 1)\n"
 "Workload:\n"
 "  --workload W          uniform | sequential | hotcold[:HOT%%:ACCESS%%]\n"
 "                        (hotcold default 10:90: 90%% of the writes go to\n"
@@ -295,6 +302,7 @@ enum {
 	O_GC_LOW, O_GC_HIGH, O_WORKLOAD, O_TRIM, O_FILL, O_WRITES, O_WARMUP,
 	O_SEED, O_JSON, O_CSV, O_CSV_INTERVAL, O_CHECK, O_HELP,
 	O_TRACE, O_TRACE_FORMAT, O_TRACE_EVENT, O_TRACE_DUMP,
+	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_FAULT_SEED,
 };
 
 static const struct option longopts[] = {
@@ -322,6 +330,10 @@ static const struct option longopts[] = {
 	{ "trace-format",	required_argument, NULL, O_TRACE_FORMAT },
 	{ "blkparse-event",	required_argument, NULL, O_TRACE_EVENT },
 	{ "trace-dump",		no_argument,	   NULL, O_TRACE_DUMP },
+	{ "program-fail-ppm",	required_argument, NULL, O_PROGRAM_FAIL },
+	{ "erase-fail-ppm",	required_argument, NULL, O_ERASE_FAIL },
+	{ "endurance",		required_argument, NULL, O_ENDURANCE },
+	{ "fault-seed",		required_argument, NULL, O_FAULT_SEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -339,6 +351,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->workload = WL_UNIFORM;
 	o->writes = 1;
 	o->seed = 1;
+	o->fault_seed = FTL_DEFAULT_FAULT_SEED;
 	o->trace_format = -1;
 	o->trace_event = 'D';
 
@@ -384,6 +397,18 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case O_GC_HIGH:
 			o->gc_high = parse_u32(name, optarg);
+			break;
+		case O_PROGRAM_FAIL:
+			o->program_fail_ppm = parse_u32(name, optarg);
+			break;
+		case O_ERASE_FAIL:
+			o->erase_fail_ppm = parse_u32(name, optarg);
+			break;
+		case O_ENDURANCE:
+			o->endurance = parse_u32(name, optarg);
+			break;
+		case O_FAULT_SEED:
+			o->fault_seed = parse_size(name, optarg);
 			break;
 		case O_WORKLOAD:
 			o->workload_given = true;
@@ -493,6 +518,7 @@ struct sim {
 	/* counted by the simulator, per measured phase */
 	u64 trims;
 	u64 trims_skipped;	/* trim drawn while nothing was valid */
+	bool worn_out;		/* the FTL turned read-only: the run stopped */
 	/* free-block samples taken at every sampling point */
 	double free_sum;
 	u64 free_samples;
@@ -516,15 +542,21 @@ static void die_write(int err, u64 lpn)
 	exit(1);
 }
 
-static inline void sim_write(struct sim *s, u64 lpn)
+/* Return: false once the device has worn out (the write was refused). */
+static inline bool sim_write(struct sim *s, u64 lpn)
 {
 	u32 ppn;
 	int err = ftl_write(s->ftl, lpn, &ppn);
 
-	if (__builtin_expect(err, 0))
-		die_write(err, lpn);
+	if (__builtin_expect(err, 0)) {
+		if (err != -EROFS || ftl_read_only(s->ftl) != FTL_READ_ONLY_WORN_OUT)
+			die_write(err, lpn);
+		s->worn_out = true;
+		return false;
+	}
 	if (s->track)
 		vset_add(&s->vset, (u32)lpn);
+	return true;
 }
 
 static inline u64 next_lpn(struct sim *s)
@@ -559,7 +591,8 @@ static void run_writes(struct sim *s, u64 count)
 
 	if (!s->track) {
 		for (i = 0; i < count; i++)
-			sim_write(s, next_lpn(s));
+			if (!sim_write(s, next_lpn(s)))
+				return;
 		return;
 	}
 	for (i = 0; i < count; ) {
@@ -582,7 +615,8 @@ static void run_writes(struct sim *s, u64 count)
 			s->trims++;
 			continue;
 		}
-		sim_write(s, next_lpn(s));
+		if (!sim_write(s, next_lpn(s)))
+			return;
 		i++;
 	}
 }
@@ -765,8 +799,13 @@ static void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("pages_discarded", st->pages_discarded);
 	JU("valid_pages_discarded", st->valid_pages_discarded);
 	JU("unmapped_reads", st->unmapped_reads);
+	JU("program_failures", st->program_failures);
+	JU("erase_failures", st->erase_failures);
 	JU("valid_pages", st->valid_pages);
 	JU("free_blocks", st->free_blocks);
+	JU("bad_blocks", st->bad_blocks);
+	JU("spare_blocks_left", st->spare_blocks);
+	JU("read_only", st->read_only);
 	JU("erase_min", st->erase_min);
 	JU("erase_max", st->erase_max);
 	JU("erase_mean_milli", st->erase_mean_milli);
@@ -795,6 +834,10 @@ static void print_json(struct sim *s, const struct ftl_stats *st,
 	printf("  \"workload\": \"%s\",\n", workload_name(o, wbuf, sizeof(wbuf)));
 	JU("op_percent", o->op_percent);
 	JU("wl_threshold", o->wl_threshold);
+	JU("program_fail_ppm", o->program_fail_ppm);
+	JU("erase_fail_ppm", o->erase_fail_ppm);
+	JU("endurance", o->endurance);
+	JU("fault_seed", o->fault_seed);
 	JF("trim_fraction", o->trim_fraction);
 	printf("  \"fill\": %s,\n", o->fill ? "true" : "false");
 	JF("warmup", o->warmup);
@@ -862,6 +905,13 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 		       (ULL)s->trims, (ULL)st->valid_pages_discarded);
 	printf("state:     %llu valid pages, %llu free blocks\n",
 	       (ULL)st->valid_pages, (ULL)st->free_blocks);
+	if (o->program_fail_ppm || o->erase_fail_ppm || o->endurance)
+		printf("faults:    %llu program and %llu erase failures, %llu bad "
+		       "blocks, %llu spare blocks left%s\n",
+		       (ULL)st->program_failures, (ULL)st->erase_failures,
+		       (ULL)st->bad_blocks, (ULL)st->spare_blocks,
+		       st->read_only ? "; WORN OUT: read-only, the run stopped" :
+		       "");
 	printf("erases:    %llu, per block min %llu max %llu"
 	       " mean %.2f (spread %llu)\n", (ULL)st->erases,
 	       (ULL)st->erase_min, (ULL)st->erase_max, exact_erase_mean(s),
@@ -964,6 +1014,10 @@ int main(int argc, char **argv)
 	cfg.wl_threshold = o.wl_threshold;
 	cfg.gc_low_blocks = o.gc_low;
 	cfg.gc_high_blocks = o.gc_high;
+	cfg.program_fail_ppm = o.program_fail_ppm;
+	cfg.erase_fail_ppm = o.erase_fail_ppm;
+	cfg.endurance = o.endurance;
+	cfg.fault_seed = o.fault_seed;
 
 	if (ftl_config_check(&cfg, &s.geo, &why)) {
 		fprintf(stderr, "%s: invalid geometry: %s\n", prog,
@@ -1004,7 +1058,7 @@ int main(int argc, char **argv)
 	if (o.trace)
 		return run_trace(&s);
 	if (o.fill) {
-		for (u64 lpn = 0; lpn < s.geo.logical_pages; lpn++)
+		for (u64 lpn = 0; lpn < s.geo.logical_pages && !s.worn_out; lpn++)
 			sim_write(&s, lpn);
 	}
 	if (o.warmup > 0)
@@ -1034,7 +1088,7 @@ int main(int argc, char **argv)
 	 * every block (ftl_get_stats), ~100 of them per run: negligible.
 	 */
 	t0 = now();
-	for (done = 0; done < total; ) {
+	for (done = 0; done < total && !s.worn_out; ) {
 		u64 n = total - done < interval ? total - done : interval;
 
 		run_writes(&s, n);
@@ -1042,6 +1096,10 @@ int main(int argc, char **argv)
 		sample(&s, csv);
 	}
 	elapsed = now() - t0;
+	ftl_get_stats(s.ftl, &st);
+	/* Worn out: the measured writes are those the device took. */
+	if (s.worn_out)
+		total = st.host_pages_written;
 
 	if (csv && fclose(csv)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, o.csv, strerror(errno));

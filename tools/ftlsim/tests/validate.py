@@ -261,6 +261,35 @@ def test_cli():
     report(c["nand_pages_written"] != a["nand_pages_written"],
            "another seed, another run (WAF %.4f vs %.4f)" %
            (c["waf"], a["waf"]))
+    # Flash faults: a device with endurance 20 wears out before 500
+    # capacities of writes; the run stops there and says so.
+    w = sim(["--logical-pages", 4096, "--pages-per-block", 16,
+             "--op-percent", 20, "--endurance", 20, "--wl-threshold", 4,
+             "--fill", "--writes", 500])
+    report(w["read_only"] == 1 and w["bad_blocks"] > 0 and
+           w["erase_max"] == 20 and
+           0 < w["host_pages_written"] < 500 * 4096,
+           "--endurance 20: worn out after %d host writes, %d bad blocks, "
+           "erase_max %d" % (w["host_pages_written"], w["bad_blocks"],
+                             w["erase_max"]))
+    fargs = ["--logical-pages", 4096, "--pages-per-block", 16,
+             "--op-percent", 50, "--program-fail-ppm", 200,
+             "--erase-fail-ppm", 500, "--fill", "--writes", 20,
+             "--fault-seed", 3]
+    f1, f2 = sim(fargs), sim(fargs)
+    f3 = sim(fargs[:-1] + [4])
+    for x in (f1, f2, f3):
+        x.pop("elapsed_seconds")
+        x.pop("host_writes_per_second")
+    report(f1 == f2 and f1["program_failures"] > 0 and
+           f1["erase_failures"] > 0 and
+           f1["bad_blocks"] == f1["program_failures"] + f1["erase_failures"]
+           and (f3["program_failures"], f3["erase_failures"]) !=
+           (f1["program_failures"], f1["erase_failures"]),
+           "faults: same --fault-seed, same run (%d program, %d erase "
+           "failures); another seed, other failures (%d, %d)" %
+           (f1["program_failures"], f1["erase_failures"],
+            f3["program_failures"], f3["erase_failures"]))
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "ts.csv")
         run(args + ["--csv", path])
