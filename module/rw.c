@@ -153,12 +153,10 @@ int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
 
 	lockdep_assert_held(&dev->lock);
 	err = ftl_write(dev->ftl, lpn, &ppn);
-	if (unlikely(err)) {
-		ftlblk_faults_check(dev);
-		return err;
-	}
-	/* Wear leveling or GC may have worn the device out meanwhile. */
+	/* The write, or the GC it ran, may have worn the device out. */
 	ftlblk_faults_check(dev);
+	if (err)
+		return err;
 	set_page_private(page, lpn);
 	ftlblk_set_data(dev, ppn, page);
 	dev->data_pages++;
