@@ -4,7 +4,8 @@
  * workloads in user space and report write amplification, GC and wear
  * statistics. The core runs metadata-only (no struct ftl_ops), so a
  * simulation of a large device costs a few bytes per page and runs at
- * millions of page writes per second.
+ * millions of page writes per second. With --timing, the core's
+ * relocations and erases go to the NAND timing model instead (timed.c).
  *
  * See README.md for the flags and the validation tests.
  */
@@ -20,6 +21,7 @@
 
 #include "../../ftl/ftl.h"	/* by path: tests/vm/tools/ftlsim.c */
 #include "replay.h"
+#include "timed.h"
 #include "trace.h"
 
 typedef unsigned long long ULL;	/* for printf %llu */
@@ -53,6 +55,9 @@ struct opts {
 	char trace_event;	/* blkparse event letter */
 	bool trace_dump;
 	bool workload_given;	/* a synthetic-workload flag was given */
+	bool timing;		/* --timing */
+	const char *timing_flag;	/* a timing flag given, for the error */
+	struct timed_params tp;
 };
 
 /* ---- PRNG: xoshiro256** seeded with splitmix64 ------------------------ */
@@ -176,6 +181,19 @@ static void usage(FILE *f)
 "  --erase-fail-ppm N    block erases that fail, per million (default 0)\n"
 "  --endurance N         erases a block survives, 0 = unlimited (default 0)\n"
 "  --fault-seed S        seed of the fault generator (default 1)\n"
+"NAND timing (README.md, Timing model; only with --timing):\n"
+"  --timing              time every request on a model of dies and\n"
+"                        channels, closed loop at --queue-depth\n"
+"  --channels N          1..64 (default %u)\n"
+"  --dies-per-channel N  1..64 (default %u)\n"
+"  --read-us N           tR, page read, 1..1000000 (default %u)\n"
+"  --program-us N        tPROG, page program, 1..1000000 (default %u)\n"
+"  --erase-us N          tBERS, block erase, 1..1000000 (default %u)\n"
+"  --channel-mbps N      channel bandwidth, MB/s, 1..100000 (default %u)\n"
+"  --queue-depth N       outstanding host requests, 1..%u (default %u)\n"
+"  --request-pages N     pages per request, 1..%u (default 1)\n"
+"  --read-fraction R     fraction of requests, in [0,1), that read\n"
+"                        uniformly chosen pages (default 0)\n"
 "Workload:\n"
 "  --workload W          uniform | sequential | hotcold[:HOT%%:ACCESS%%]\n"
 "                        (hotcold default 10:90: 90%% of the writes go to\n"
@@ -200,12 +218,19 @@ static void usage(FILE *f)
 "Output:\n"
 "  --json                one JSON object on stdout\n"
 "  --csv FILE            time series: host_writes, waf_so_far, free_blocks,\n"
-"                        valid_pages, erase_spread\n"
+"                        valid_pages, erase_spread (--timing adds\n"
+"                        modeled_ns, host_mbps)\n"
 "  --csv-interval N      host writes between samples (default: 1/100 run)\n"
 "  --check               run ftl_check() at every sample and at the end\n"
 "  --help                this text\n",
 		prog, FTL_DEFAULT_PAGE_SIZE, FTL_DEFAULT_PAGES_PER_BLOCK,
-		FTL_DEFAULT_OP_PERCENT, FTL_DEFAULT_WL_THRESHOLD);
+		FTL_DEFAULT_OP_PERCENT, FTL_DEFAULT_WL_THRESHOLD,
+		FTL_TIMING_DEFAULT_CHANNELS,
+		FTL_TIMING_DEFAULT_DIES_PER_CHANNEL,
+		FTL_TIMING_DEFAULT_READ_US, FTL_TIMING_DEFAULT_PROGRAM_US,
+		FTL_TIMING_DEFAULT_ERASE_US, FTL_TIMING_DEFAULT_CHANNEL_MBPS,
+		TIMED_MAX_QUEUE_DEPTH, TIMED_DEFAULT_QUEUE_DEPTH,
+		TIMED_MAX_REQUEST_PAGES);
 }
 
 static void bad(const char *fmt, const char *arg)
@@ -256,6 +281,20 @@ static u32 parse_u32(const char *opt, const char *s)
 	return (u32)v;
 }
 
+/* An integer in [1, @max]; the message names the flag and the range. */
+static u32 parse_range(const char *opt, const char *s, u32 max)
+{
+	u64 v = parse_size(opt, s);
+
+	if (v < 1 || v > max) {
+		char msg[100];
+
+		snprintf(msg, sizeof(msg), "%s must be in 1..%u", opt, max);
+		bad("%s", msg);
+	}
+	return (u32)v;
+}
+
 static double parse_double(const char *opt, const char *s)
 {
 	char *end;
@@ -303,6 +342,8 @@ enum {
 	O_SEED, O_JSON, O_CSV, O_CSV_INTERVAL, O_CHECK, O_HELP,
 	O_TRACE, O_TRACE_FORMAT, O_TRACE_EVENT, O_TRACE_DUMP,
 	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_FAULT_SEED,
+	O_TIMING, O_CHANNELS, O_DIES, O_READ_US, O_PROGRAM_US, O_ERASE_US,
+	O_CHANNEL_MBPS, O_QUEUE_DEPTH, O_REQUEST_PAGES, O_READ_FRACTION,
 };
 
 static const struct option longopts[] = {
@@ -334,8 +375,63 @@ static const struct option longopts[] = {
 	{ "erase-fail-ppm",	required_argument, NULL, O_ERASE_FAIL },
 	{ "endurance",		required_argument, NULL, O_ENDURANCE },
 	{ "fault-seed",		required_argument, NULL, O_FAULT_SEED },
+	{ "timing",		no_argument,	   NULL, O_TIMING },
+	{ "channels",		required_argument, NULL, O_CHANNELS },
+	{ "dies-per-channel",	required_argument, NULL, O_DIES },
+	{ "read-us",		required_argument, NULL, O_READ_US },
+	{ "program-us",		required_argument, NULL, O_PROGRAM_US },
+	{ "erase-us",		required_argument, NULL, O_ERASE_US },
+	{ "channel-mbps",	required_argument, NULL, O_CHANNEL_MBPS },
+	{ "queue-depth",	required_argument, NULL, O_QUEUE_DEPTH },
+	{ "request-pages",	required_argument, NULL, O_REQUEST_PAGES },
+	{ "read-fraction",	required_argument, NULL, O_READ_FRACTION },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * The timing flags other than --timing itself; @flag is the option's
+ * static name, kept for the error if --timing is missing.
+ */
+static void parse_timing_flag(struct opts *o, int c, const char *flag,
+			      const char *name, const char *arg)
+{
+	struct timed_params *p = &o->tp;
+
+	if (!o->timing_flag)
+		o->timing_flag = flag;
+	switch (c) {
+	case O_CHANNELS:
+		p->cfg.channels = parse_range(name, arg, FTL_TIMING_MAX_CHANNELS);
+		break;
+	case O_DIES:
+		p->cfg.dies_per_channel =
+			parse_range(name, arg, FTL_TIMING_MAX_DIES_PER_CHANNEL);
+		break;
+	case O_READ_US:
+		p->cfg.read_us = parse_range(name, arg, FTL_TIMING_MAX_US);
+		break;
+	case O_PROGRAM_US:
+		p->cfg.program_us = parse_range(name, arg, FTL_TIMING_MAX_US);
+		break;
+	case O_ERASE_US:
+		p->cfg.erase_us = parse_range(name, arg, FTL_TIMING_MAX_US);
+		break;
+	case O_CHANNEL_MBPS:
+		p->cfg.channel_mbps = parse_range(name, arg, FTL_TIMING_MAX_MBPS);
+		break;
+	case O_QUEUE_DEPTH:
+		p->queue_depth = parse_range(name, arg, TIMED_MAX_QUEUE_DEPTH);
+		break;
+	case O_REQUEST_PAGES:
+		p->request_pages = parse_range(name, arg, TIMED_MAX_REQUEST_PAGES);
+		break;
+	case O_READ_FRACTION:
+		p->read_fraction = parse_double(name, arg);
+		if (p->read_fraction < 0 || p->read_fraction >= 1)
+			bad("%s must be in [0, 1)", name);
+		break;
+	}
+}
 
 static void parse_args(struct opts *o, int argc, char **argv)
 {
@@ -354,6 +450,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->fault_seed = FTL_DEFAULT_FAULT_SEED;
 	o->trace_format = -1;
 	o->trace_event = 'D';
+	timed_params_init(&o->tp);
 
 	opterr = 0;
 	for (;;) {
@@ -471,6 +568,14 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case O_TRACE_DUMP:
 			o->trace_dump = true;
 			break;
+		case O_TIMING:
+			o->timing = true;
+			break;
+		case O_CHANNELS: case O_DIES: case O_READ_US: case O_PROGRAM_US:
+		case O_ERASE_US: case O_CHANNEL_MBPS: case O_QUEUE_DEPTH:
+		case O_REQUEST_PAGES: case O_READ_FRACTION:
+			parse_timing_flag(o, c, longopts[li].name, name, optarg);
+			break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -493,6 +598,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		    "and --warmup");
 	if (o->logical_pages && o->size_bytes)
 		bad("%s", "give --logical-pages or --size, not both");
+	if (o->timing_flag && !o->timing)
+		bad("--%s needs --timing", o->timing_flag);
+	if (o->timing && o->trace)
+		bad("%s", "--timing does not replay traces (--trace): it times "
+		    "synthetic workloads only");
 	if (!o->logical_pages) {
 		u64 size = o->size_bytes ? o->size_bytes : 1ULL << 30;
 
@@ -525,6 +635,11 @@ struct sim {
 	/* trace replay */
 	struct replay rp;
 	struct trace_parser tp;
+	/* --timing: the engine, NULL without; the fill's next page */
+	struct timed *timed;
+	u64 read_thresh;
+	bool filling;
+	u64 fill_next;
 };
 
 static double now(void)
@@ -542,11 +657,13 @@ static void die_write(int err, u64 lpn)
 	exit(1);
 }
 
-/* Return: false once the device has worn out (the write was refused). */
-static inline bool sim_write(struct sim *s, u64 lpn)
+/*
+ * Write @lpn; *@ppn receives the page programmed.
+ * Return: false once the device has worn out (the write was refused).
+ */
+static inline bool sim_write_at(struct sim *s, u64 lpn, u32 *ppn)
 {
-	u32 ppn;
-	int err = ftl_write(s->ftl, lpn, &ppn);
+	int err = ftl_write(s->ftl, lpn, ppn);
 
 	if (__builtin_expect(err, 0)) {
 		if (err != -EROFS || ftl_read_only(s->ftl) != FTL_READ_ONLY_WORN_OUT)
@@ -557,6 +674,13 @@ static inline bool sim_write(struct sim *s, u64 lpn)
 	if (s->track)
 		vset_add(&s->vset, (u32)lpn);
 	return true;
+}
+
+static inline bool sim_write(struct sim *s, u64 lpn)
+{
+	u32 ppn;
+
+	return sim_write_at(s, lpn, &ppn);
 }
 
 static inline u64 next_lpn(struct sim *s)
@@ -580,6 +704,74 @@ static inline u64 next_lpn(struct sim *s)
 	}
 }
 
+/* Discard one uniformly chosen valid page, if any. */
+static void trim_one(struct sim *s)
+{
+	u64 idx;
+	u32 lpn;
+
+	if (!s->vset.n) {
+		s->trims_skipped++;
+		return;
+	}
+	idx = rng_below(&s->rng, s->vset.n);
+	lpn = s->vset.list[idx];
+	if (ftl_discard(s->ftl, lpn, 1) != 1) {
+		fprintf(stderr, "%s: discard of valid lpn %u did not unmap it\n",
+			prog, lpn);
+		exit(1);
+	}
+	vset_remove_at(&s->vset, idx);
+	s->trims++;
+}
+
+/*
+ * --timing's request source (struct timed_source): the fill's next
+ * request_pages pages, or a workload request: trims first (instant, as in
+ * run_writes()), then a read with probability read_fraction, else a
+ * write. A sequential write request of N pages moves the workload on N.
+ */
+static bool timed_next_request(void *ctx, u64 *lpn)
+{
+	struct sim *s = ctx;
+	u64 n = s->geo.logical_pages, pages = s->o->tp.request_pages;
+
+	if (s->filling) {
+		*lpn = s->fill_next;
+		s->fill_next += pages;
+		return false;
+	}
+	while (s->track && rng_next(&s->rng) < s->trim_thresh)
+		trim_one(s);
+	if (s->read_thresh && rng_next(&s->rng) < s->read_thresh) {
+		*lpn = rng_below(&s->rng, n);
+		return true;
+	}
+	if (s->o->workload != WL_SEQUENTIAL) {
+		*lpn = next_lpn(s);
+		return false;
+	}
+	*lpn = s->seq_next;
+	s->seq_next = (s->seq_next + pages) % n;
+	return false;
+}
+
+static bool timed_write_page(void *ctx, u64 lpn, u32 *ppn)
+{
+	return sim_write_at(ctx, lpn, ppn);
+}
+
+static void run_timed(struct sim *s, u64 count)
+{
+	const struct timed_source src = {
+		.ctx = s,
+		.next = timed_next_request,
+		.write = timed_write_page,
+	};
+
+	timed_run(s->timed, &src, count);
+}
+
 /*
  * Issue requests until @count host page writes have been made. A request
  * is a trim with probability trim_fraction (when any page is valid), else
@@ -589,6 +781,10 @@ static void run_writes(struct sim *s, u64 count)
 {
 	u64 i;
 
+	if (s->timed) {
+		run_timed(s, count);
+		return;
+	}
 	if (!s->track) {
 		for (i = 0; i < count; i++)
 			if (!sim_write(s, next_lpn(s)))
@@ -597,28 +793,27 @@ static void run_writes(struct sim *s, u64 count)
 	}
 	for (i = 0; i < count; ) {
 		if (rng_next(&s->rng) < s->trim_thresh) {
-			u64 idx;
-			u32 lpn;
-
-			if (!s->vset.n) {
-				s->trims_skipped++;
-				continue;
-			}
-			idx = rng_below(&s->rng, s->vset.n);
-			lpn = s->vset.list[idx];
-			if (ftl_discard(s->ftl, lpn, 1) != 1) {
-				fprintf(stderr, "%s: discard of valid lpn %u did not unmap it\n",
-					prog, lpn);
-				exit(1);
-			}
-			vset_remove_at(&s->vset, idx);
-			s->trims++;
+			trim_one(s);
 			continue;
 		}
 		if (!sim_write(s, next_lpn(s)))
 			return;
 		i++;
 	}
+}
+
+/* --fill: every logical page once, in order (timed: request by request). */
+static void run_fill(struct sim *s)
+{
+	if (s->timed) {
+		s->filling = true;
+		s->fill_next = 0;
+		run_timed(s, s->geo.logical_pages);
+		s->filling = false;
+		return;
+	}
+	for (u64 lpn = 0; lpn < s->geo.logical_pages && !s->worn_out; lpn++)
+		sim_write(s, lpn);
 }
 
 static void check_or_die(struct sim *s, const char *when)
@@ -642,11 +837,15 @@ static void sample(struct sim *s, FILE *csv)
 	ftl_get_stats(s->ftl, &st);
 	s->free_sum += st.free_blocks;
 	s->free_samples++;
-	if (csv)
-		fprintf(csv, "%llu,%.6f,%llu,%llu,%llu\n",
+	if (csv) {
+		fprintf(csv, "%llu,%.6f,%llu,%llu,%llu",
 			(ULL)st.host_pages_written, waf_of(&st),
 			(ULL)st.free_blocks, (ULL)st.valid_pages,
 			(ULL)(st.erase_max - st.erase_min));
+		if (s->timed)
+			timed_csv_row(s->timed, csv);
+		fputc('\n', csv);
+	}
 	if (s->o->check)
 		check_or_die(s, "during the run");
 }
@@ -843,6 +1042,8 @@ static void print_json(struct sim *s, const struct ftl_stats *st,
 	JF("warmup", o->warmup);
 	JF("writes", o->writes);
 	JU("seed", o->seed);
+	if (s->timed)
+		timed_json(s->timed, stdout);
 	/* timing */
 	JF("elapsed_seconds", elapsed);
 	printf("  \"host_writes_per_second\": %.0f\n", rate);
@@ -916,8 +1117,30 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       " mean %.2f (spread %llu)\n", (ULL)st->erases,
 	       (ULL)st->erase_min, (ULL)st->erase_max, exact_erase_mean(s),
 	       (ULL)(st->erase_max - st->erase_min));
+	if (s->timed)
+		timed_human(s->timed, stdout);
 	printf("speed:     %.3f s, %.0f host page writes/s\n", elapsed,
 	       elapsed > 0 ? measured / elapsed : 0);
+}
+
+/*
+ * --timing: the engine, on the FTL's page size and block size (s->geo
+ * from ftl_config_check()). Return: 0, or 1 with a message printed.
+ */
+static int setup_timing(struct sim *s, struct timed *eng)
+{
+	const char *why = NULL;
+	int err = timed_init(eng, &s->o->tp, s->o->page_size,
+			     s->geo.pages_per_block, &why);
+
+	if (err) {
+		fprintf(stderr, "%s: timing model: %s\n", prog,
+			why ? why : strerror(-err));
+		return 1;
+	}
+	s->timed = eng;
+	s->read_thresh = prob_threshold(s->o->tp.read_fraction);
+	return 0;
 }
 
 /* Replay --trace on the created FTL, print the results; the exit status. */
@@ -983,6 +1206,7 @@ int main(int argc, char **argv)
 	struct sim s;
 	struct ftl_config cfg;
 	struct ftl_stats st;
+	struct timed eng;
 	const char *why = NULL;
 	FILE *csv = NULL;
 	u64 total, interval, done;
@@ -1024,8 +1248,12 @@ int main(int argc, char **argv)
 			why ? why : "(no reason given)");
 		return 1;
 	}
+	if (o.timing && setup_timing(&s, &eng))
+		return 1;
 	ftl_port_quiet = true;	/* the reason was printed above */
-	s.ftl = ftl_create(&cfg, NULL, NULL, &err);
+	/* without --timing no ops: the metadata-only fast path */
+	s.ftl = ftl_create(&cfg, s.timed ? &timed_ftl_ops : NULL, s.timed,
+			   &err);
 	ftl_port_quiet = false;
 	if (!s.ftl) {
 		fprintf(stderr, "%s: ftl_create failed: %s\n", prog,
@@ -1033,6 +1261,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ftl_get_geometry(s.ftl, &s.geo);
+	if (s.timed)
+		timed_attach(s.timed, s.ftl);
 
 	rng_seed(&s.rng, o.seed);
 	s.trim_thresh = prob_threshold(o.trim_fraction);
@@ -1057,16 +1287,16 @@ int main(int argc, char **argv)
 
 	if (o.trace)
 		return run_trace(&s);
-	if (o.fill) {
-		for (u64 lpn = 0; lpn < s.geo.logical_pages && !s.worn_out; lpn++)
-			sim_write(&s, lpn);
-	}
+	if (o.fill)
+		run_fill(&s);
 	if (o.warmup > 0)
 		run_writes(&s, round_u64(o.warmup * s.geo.logical_pages));
 	if (o.check)
 		check_or_die(&s, "after fill and warmup");
 	ftl_reset_stats(s.ftl);
 	s.trims = 0;
+	if (s.timed)
+		timed_measure_start(s.timed);
 
 	total = round_u64(o.writes * s.geo.logical_pages);
 	interval = o.csv_interval ? o.csv_interval : (total + 99) / 100;
@@ -1080,7 +1310,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fprintf(csv, "host_writes,waf_so_far,free_blocks,valid_pages,"
-			     "erase_spread\n");
+			     "erase_spread");
+		if (s.timed)
+			timed_csv_header(csv);
+		fputc('\n', csv);
 	}
 
 	/*
@@ -1115,6 +1348,8 @@ int main(int argc, char **argv)
 		print_human(&s, &st, elapsed, total);
 
 	ftl_destroy(s.ftl);
+	if (s.timed)
+		timed_free(s.timed);
 	free(s.vset.list);
 	free(s.vset.pos);
 	return 0;

@@ -9,5 +9,7 @@
 #include "../../../tools/ftlsim/ftlsim.c"
 #include "../../../tools/ftlsim/trace.c"
 #include "../../../tools/ftlsim/replay.c"
+#include "../../../tools/ftlsim/timed.c"
 #include "../../../ftl/ftl.c"
 #include "../../../ftl/port_user.c"
+#include "../../../ftl/timing.c"

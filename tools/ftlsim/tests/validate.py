@@ -11,7 +11,9 @@
   plus command-line checks and, with --san, short runs of an ASan/UBSan
   build per policy with ftl_check() at every sample; and the trace replay
   tests of trace_tests.py (parsers, bad lines, counters worked out by hand,
-  the guest tool iolog-replay on a file with --iolog-replay).
+  the guest tool iolog-replay on a file with --iolog-replay), and the NAND
+  timing model tests of timing_tests.py (--timing against closed-form
+  throughput bounds and exact latencies).
 
 Output: TAP-like "ok N - ..." / "not ok N - ..." lines carrying the numbers,
 last line "P passed, F failed"; exit status 1 if anything failed.
@@ -27,6 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing_tests  # noqa: E402
 import trace_tests  # noqa: E402
 
 FTLSIM = "./ftlsim"
@@ -337,7 +340,7 @@ def main():
     ap.add_argument("--iolog-replay",
                     help="host build of tests/vm/tools/iolog-replay.c")
     ap.add_argument("--only",
-                    help="comma list: model,trim,wl,cli,san,trace")
+                    help="comma list: model,trim,wl,cli,san,trace,timing")
     o = ap.parse_args()
     FTLSIM = o.ftlsim
     only = set(o.only.split(",")) if o.only else None
@@ -347,6 +350,8 @@ def main():
         tests.append(("san", lambda: test_sanitized(o.san)))
     tests.append(("trace", lambda: trace_tests.run_trace_tests(
         run, report, san=o.san, iolog_replay=o.iolog_replay)))
+    tests.append(("timing", lambda: timing_tests.run_timing_tests(
+        run, report, parallel, sim, san=o.san)))
     for name, fn in tests:
         if only and name not in only:
             continue
