@@ -144,6 +144,13 @@ FTLBLK_FIELD_ATTR(erase_fail_ppm, FTLBLK_ERASE_FAIL_PPM);
 FTLBLK_FIELD_ATTR(fault_seed, FTLBLK_FAULT_SEED);
 FTLBLK_FIELD_ATTR(endurance, FTLBLK_ENDURANCE);
 FTLBLK_FIELD_ATTR(mem_limit_mib, FTLBLK_MEM_LIMIT_MIB);
+FTLBLK_FIELD_ATTR(timing, FTLBLK_TIMING);
+FTLBLK_FIELD_ATTR(channels, FTLBLK_CHANNELS);
+FTLBLK_FIELD_ATTR(dies_per_channel, FTLBLK_DIES_PER_CHANNEL);
+FTLBLK_FIELD_ATTR(read_us, FTLBLK_READ_US);
+FTLBLK_FIELD_ATTR(program_us, FTLBLK_PROGRAM_US);
+FTLBLK_FIELD_ATTR(erase_us, FTLBLK_ERASE_US);
+FTLBLK_FIELD_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -230,6 +237,13 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_fault_seed,
 	&ftlblk_item_attr_endurance,
 	&ftlblk_item_attr_mem_limit_mib,
+	&ftlblk_item_attr_timing,
+	&ftlblk_item_attr_channels,
+	&ftlblk_item_attr_dies_per_channel,
+	&ftlblk_item_attr_read_us,
+	&ftlblk_item_attr_program_us,
+	&ftlblk_item_attr_erase_us,
+	&ftlblk_item_attr_channel_mbps,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_index,

@@ -40,7 +40,8 @@ static struct workqueue_struct *ftlblk_wq;
  * any write-zeroes with discard=0).
  * Runs on ftlblk_wq: it may sleep for memory.
  */
-static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
+static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
+				      struct ftl_timing_req *treq, u64 lpn,
 				      unsigned int first, unsigned int count,
 				      bool discard, bool keep_mapped)
 {
@@ -69,7 +70,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 		ftlblk_copy_page_locked(dev, lpn, buf, 0, 0);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
 		if (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {
-			err = ftlblk_install_page(dev, lpn, page);
+			err = ftlblk_install_page(dev, lpn, page, treq);
 			page = err ? page : NULL;
 		} else {
 			ftl_unmap(dev->ftl, lpn, 1);
@@ -82,7 +83,8 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev, u64 lpn,
 }
 
 /* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
-static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
+static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
+				     struct ftl_timing_req *treq, u64 lpn,
 				     u64 count)
 {
 	for (; count; lpn++, count--) {
@@ -96,7 +98,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev, u64 lpn,
 			       BLK_STS_RESOURCE;
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(dev, &rel);
-		err = ftlblk_install_page(dev, lpn, page);
+		err = ftlblk_install_page(dev, lpn, page, treq);
 		ftlblk_unlock(dev);
 		if (err) {
 			ftlblk_pages_put(dev, &page, 1);
@@ -171,22 +173,24 @@ static blk_status_t zero_range(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 
 	if (lpn == last && (head || tail != spp))
 		return parts & ZERO_PARTIAL ?
-		       zero_partial_page(dev, lpn, head, tail - head, discard,
-					 nounmap) : BLK_STS_OK;
+		       zero_partial_page(dev, &cmd->treq, lpn, head,
+					 tail - head, discard, nounmap) :
+		       BLK_STS_OK;
 	first_whole = head ? lpn + 1 : lpn;
 	last_whole = tail != spp ? last - 1 : last;
 	if ((parts & ZERO_WHOLE) && first_whole <= last_whole)
-		sts = nounmap ? write_zero_pages(dev, first_whole,
+		sts = nounmap ? write_zero_pages(dev, &cmd->treq, first_whole,
 						 last_whole - first_whole + 1) :
 		      unmap_pages(dev, cmd->pages, first_whole,
 				  last_whole - first_whole + 1, discard);
 	if (!(parts & ZERO_PARTIAL))
 		return sts;
 	if (!sts && head)
-		sts = zero_partial_page(dev, lpn, head, spp - head, discard,
-					nounmap);
+		sts = zero_partial_page(dev, &cmd->treq, lpn, head, spp - head,
+					discard, nounmap);
 	if (!sts && tail != spp)
-		sts = zero_partial_page(dev, last, 0, tail, discard, nounmap);
+		sts = zero_partial_page(dev, &cmd->treq, last, 0, tail, discard,
+					nounmap);
 	return sts;
 }
 
@@ -304,7 +308,7 @@ static void ftlblk_zero_work(struct work_struct *work)
 	if (sts == BLK_STS_RESOURCE)
 		blk_mq_requeue_request(rq, true);
 	else
-		blk_mq_end_request(rq, sts);
+		ftlblk_end_request(dev, rq, sts);
 }
 
 /**
@@ -318,7 +322,7 @@ void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq)
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	if (req_op(rq) == REQ_OP_DISCARD && discard_is_quick(dev, rq)) {
-		blk_mq_end_request(rq, ftlblk_discard(dev, rq));
+		ftlblk_end_request(dev, rq, ftlblk_discard(dev, rq));
 		return;
 	}
 	queue_work(ftlblk_wq, &cmd->work);

@@ -7,6 +7,7 @@
  * discard.c  discard and write-zeroes, and their workqueue
  * pages.c    data pages: the pool that recycles them
  * faults.c   flash faults: bad blocks, read-only end of life
+ * timing.c   NAND timing: requests complete when the modeled flash would
  * configfs.c /sys/kernel/config/ftlblk/<name>/ device interface
  * sysfs.c    /sys/block/ftlblkN/ftl/ statistics
  * badblocks.c host-visible bad sectors (ftl/badblocks, configfs badblocks)
@@ -19,12 +20,14 @@
 #include <linux/badblocks.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "ftl.h"
+#include "timing.h"
 
 /*
  * Every tunable is an unsigned int field of struct ftlblk_config, described
@@ -52,6 +55,13 @@ enum ftlblk_field_id {
 	FTLBLK_FAULT_SEED,
 	FTLBLK_ENDURANCE,
 	FTLBLK_MEM_LIMIT_MIB,
+	FTLBLK_TIMING,
+	FTLBLK_CHANNELS,
+	FTLBLK_DIES_PER_CHANNEL,
+	FTLBLK_READ_US,
+	FTLBLK_PROGRAM_US,
+	FTLBLK_ERASE_US,
+	FTLBLK_CHANNEL_MBPS,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -103,11 +113,17 @@ struct ftlblk_counters {
 /**
  * struct ftlblk_cmd - per-request driver data
  * @work: runs a long discard or a write-zeroes on ftlblk_wq (discard.c)
+ * @treq: with timing=1, the request's modeled flash operations (timing.c)
+ * @timer: with timing=1, ends the request at its modeled completion time
+ * @sts: the status @timer ends it with
  * @pages: a write's new data pages, taken before it touches the FTL; a
  *	discard's pages released by one batch of unmaps
  */
 struct ftlblk_cmd {
 	struct work_struct work;
+	struct ftl_timing_req treq;
+	struct hrtimer timer;
+	blk_status_t sts;
 	struct page *pages[FTLBLK_MAX_RQ_PAGES];
 };
 
@@ -191,6 +207,20 @@ struct ftlblk_dev {
 	atomic_long_t mem_pages;
 	unsigned long mem_limit_pages;
 
+	/*
+	 * NAND timing (timing.c), with timing=1 (timing_on, frozen at
+	 * power-on). timing_lock protects timing (the dies' and channels'
+	 * busy times and the counters); it nests inside lock, because GC
+	 * runs under lock, and lock-free readers take it alone. Every call
+	 * under it is O(1), except an erase: O(dies), at most 4096.
+	 * treq is the request whose write runs under lock now (set and
+	 * cleared under lock), so that the GC it triggers is charged to it.
+	 */
+	bool timing_on;
+	spinlock_t timing_lock;		/* protects timing, see above */
+	struct ftl_timing timing;
+	struct ftl_timing_req *treq;
+
 	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
 	struct badblocks *bb;
 	struct badblocks bb_own;
@@ -234,7 +264,8 @@ blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
 		       bool write);
 void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len);
-int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page);
+int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+			struct ftl_timing_req *treq);
 
 /* discard.c */
 void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq);
@@ -270,6 +301,22 @@ void ftlblk_faults_check(struct ftlblk_dev *dev);
 void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count);
 void ftlblk_faults_init(struct ftlblk_dev *dev);
 void ftlblk_faults_exit(struct ftlblk_dev *dev);
+
+/* timing.c */
+int ftlblk_timing_init(struct ftlblk_dev *dev);
+void ftlblk_timing_exit(struct ftlblk_dev *dev);
+void ftlblk_timing_init_cmd(struct ftlblk_cmd *cmd);
+void ftlblk_timing_start(struct ftlblk_dev *dev, struct request *rq);
+void ftlblk_timing_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+			 const u32 *ppns, unsigned int n);
+void ftlblk_timing_program(struct ftlblk_dev *dev,
+			   struct ftl_timing_req *treq, u32 ppn);
+void ftlblk_timing_relocate(struct ftlblk_dev *dev, u32 from, u32 to);
+void ftlblk_timing_erase(struct ftlblk_dev *dev, u32 block);
+void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
+			blk_status_t sts);
+void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st);
+void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 
 /* configfs.c */
 int ftlblk_configfs_init(void);

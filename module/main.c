@@ -99,6 +99,26 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 	[FTLBLK_MEM_LIMIT_MIB] = { .name = "mem_limit_mib", .min = 0,
 				   .max = 4 * FTLBLK_MAX_SIZE_MIB,
 				   .help = "0 (no limit) or 1..262144 (MiB of data pages)" },
+	[FTLBLK_TIMING] = { .name = "timing", .min = 0, .max = 1,
+			    .help = "0 (RAM speed) or 1 (NAND timing model)" },
+	[FTLBLK_CHANNELS] = { .name = "channels", .min = 1,
+			      .max = FTL_TIMING_MAX_CHANNELS,
+			      .help = "1..64 (flash channels)" },
+	[FTLBLK_DIES_PER_CHANNEL] = { .name = "dies_per_channel", .min = 1,
+				      .max = FTL_TIMING_MAX_DIES_PER_CHANNEL,
+				      .help = "1..64 (dies on each channel)" },
+	[FTLBLK_READ_US] = { .name = "read_us", .min = 1,
+			     .max = FTL_TIMING_MAX_US,
+			     .help = "1..1000000 (microseconds, page read tR)" },
+	[FTLBLK_PROGRAM_US] = { .name = "program_us", .min = 1,
+				.max = FTL_TIMING_MAX_US,
+				.help = "1..1000000 (microseconds, page program tPROG)" },
+	[FTLBLK_ERASE_US] = { .name = "erase_us", .min = 1,
+			      .max = FTL_TIMING_MAX_US,
+			      .help = "1..1000000 (microseconds, block erase tBERS)" },
+	[FTLBLK_CHANNEL_MBPS] = { .name = "channel_mbps", .min = 1,
+				  .max = FTL_TIMING_MAX_MBPS,
+				  .help = "1..100000 (MB/s per channel)" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -114,6 +134,12 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_MAX_DISCARD_SEGMENTS] = 64,
 	[FTLBLK_HW_QUEUE_DEPTH] = 64,
 	[FTLBLK_FAULT_SEED] = 1,
+	[FTLBLK_CHANNELS] = FTL_TIMING_DEFAULT_CHANNELS,
+	[FTLBLK_DIES_PER_CHANNEL] = FTL_TIMING_DEFAULT_DIES_PER_CHANNEL,
+	[FTLBLK_READ_US] = FTL_TIMING_DEFAULT_READ_US,
+	[FTLBLK_PROGRAM_US] = FTL_TIMING_DEFAULT_PROGRAM_US,
+	[FTLBLK_ERASE_US] = FTL_TIMING_DEFAULT_ERASE_US,
+	[FTLBLK_CHANNEL_MBPS] = FTL_TIMING_DEFAULT_CHANNEL_MBPS,
 } };
 
 static unsigned int nr_devices = 1;
@@ -194,6 +220,30 @@ module_param_named(mem_limit_mib, ftlblk_defaults.val[FTLBLK_MEM_LIMIT_MIB],
 		   uint, 0444);
 MODULE_PARM_DESC(mem_limit_mib, "Most data memory in MiB, writes beyond it fail with ENOSPC; 0 = no limit, 1..262144. Default: 0");
 
+module_param_named(timing, ftlblk_defaults.val[FTLBLK_TIMING], uint, 0444);
+MODULE_PARM_DESC(timing, "Complete requests when the modeled NAND flash would, 0 or 1. Default: 0 (RAM speed)");
+
+module_param_named(channels, ftlblk_defaults.val[FTLBLK_CHANNELS], uint, 0444);
+MODULE_PARM_DESC(channels, "Flash channels of the timing model, 1..64. Default: 4");
+
+module_param_named(dies_per_channel, ftlblk_defaults.val[FTLBLK_DIES_PER_CHANNEL],
+		   uint, 0444);
+MODULE_PARM_DESC(dies_per_channel, "Dies on each channel, 1..64. Default: 2");
+
+module_param_named(read_us, ftlblk_defaults.val[FTLBLK_READ_US], uint, 0444);
+MODULE_PARM_DESC(read_us, "Page read time tR in microseconds, 1..1000000. Default: 50");
+
+module_param_named(program_us, ftlblk_defaults.val[FTLBLK_PROGRAM_US],
+		   uint, 0444);
+MODULE_PARM_DESC(program_us, "Page program time tPROG in microseconds, 1..1000000. Default: 600");
+
+module_param_named(erase_us, ftlblk_defaults.val[FTLBLK_ERASE_US], uint, 0444);
+MODULE_PARM_DESC(erase_us, "Block erase time tBERS in microseconds, 1..1000000. Default: 2000");
+
+module_param_named(channel_mbps, ftlblk_defaults.val[FTLBLK_CHANNEL_MBPS],
+		   uint, 0444);
+MODULE_PARM_DESC(channel_mbps, "Channel bandwidth in MB/s, 1..100000. Default: 200");
+
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
 MODULE_PARM_DESC(gc_policy, "GC victim policy: greedy, fifo or cost-benefit. Default: greedy");
@@ -251,6 +301,7 @@ static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 
 	WRITE_ONCE(dev->data[to], dev->data[from]);
 	WRITE_ONCE(dev->data[from], 0);
+	ftlblk_timing_relocate(dev, from, to);
 }
 
 /* The lpn stored with the data page: the NAND page's spare area. */
@@ -267,6 +318,7 @@ static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
 	struct ftlblk_dev *dev = ctx;
 
 	trace_ftlblk_erase(dev->disk, block, erase_count);
+	ftlblk_timing_erase(dev, block);
 }
 
 static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
@@ -294,6 +346,7 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t sts;
 
 	blk_mq_start_request(rq);
+	ftlblk_timing_start(dev, rq);
 	if (ftlblk_bad_sectors(dev, rq)) {
 		blk_mq_end_request(rq, BLK_STS_IOERR);
 		return BLK_STS_OK;
@@ -326,7 +379,7 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_NOTSUPP;
 		break;
 	}
-	blk_mq_end_request(rq, sts);
+	ftlblk_end_request(dev, rq, sts);
 	return BLK_STS_OK;
 }
 
@@ -334,6 +387,7 @@ static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 			       unsigned int hctx_idx, unsigned int numa_node)
 {
 	ftlblk_init_cmd(blk_mq_rq_to_pdu(rq));
+	ftlblk_timing_init_cmd(blk_mq_rq_to_pdu(rq));
 	return 0;
 }
 
@@ -467,9 +521,12 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 	err = ftlblk_pool_init(dev);
 	if (err)
 		goto free_reads;
+	err = ftlblk_timing_init(dev);
+	if (err)
+		goto free_pool;
 	dev->ftl = ftl_create(&fcfg, &ftlblk_ftl_ops, dev, &err);
 	if (!dev->ftl)
-		goto free_pool;
+		goto free_timing;
 	ftl_get_geometry(dev->ftl, &geo);
 	dev->data = kvcalloc(geo.physical_pages, sizeof(*dev->data),
 			     GFP_KERNEL);
@@ -482,6 +539,8 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 free_ftl:
 	ftl_destroy(dev->ftl);
 	dev->ftl = NULL;
+free_timing:
+	ftlblk_timing_exit(dev);
 free_pool:
 	ftlblk_pool_free(dev);
 free_reads:
@@ -495,6 +554,7 @@ static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 	/* Releases, and so frees, every data page still holding data. */
 	ftl_destroy(dev->ftl);
 	WARN_ON(dev->data_pages);
+	ftlblk_timing_exit(dev);
 	ftlblk_pool_free(dev);
 	free_percpu(dev->reads);
 	dev->reads = NULL;

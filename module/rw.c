@@ -86,6 +86,7 @@ struct ftlblk_chunk {
 	unsigned int off;	/* first byte of the page the request covers */
 	unsigned int len;	/* bytes covered */
 	struct page *page;
+	u32 ppn;		/* a read's physical page, for timing */
 };
 
 /*
@@ -143,20 +144,26 @@ void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
  * @dev: device, dev->lock held
  * @lpn: logical page
  * @page: data page, now owned by the device
+ * @treq: the request writing it, charged with the program and the GC it
+ *	triggers when timing is on
  *
  * Return: 0 or the ftl_write() error (@page is still the caller's then).
  */
-int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
+int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+			struct ftl_timing_req *treq)
 {
 	u32 ppn;
 	int err;
 
 	lockdep_assert_held(&dev->lock);
+	dev->treq = treq;
 	err = ftl_write(dev->ftl, lpn, &ppn);
+	dev->treq = NULL;
 	/* The write, or the GC it ran, may have worn the device out. */
 	ftlblk_faults_check(dev);
 	if (err)
 		return err;
+	ftlblk_timing_program(dev, treq, ppn);
 	set_page_private(page, lpn);
 	ftlblk_set_data(dev, ppn, page);
 	dev->data_pages++;
@@ -175,12 +182,14 @@ int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page)
  * Return: false if a write, discard or GC of this page got in the way;
  * *@pagep is then NULL and the caller looks up under the lock.
  */
-static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+			 u32 *ppnp)
 {
 	u32 ppn = ftl_lookup_unlocked(dev->ftl, lpn), frame;
 	struct page *page;
 
 	*pagep = NULL;
+	*ppnp = ppn;
 	if (ppn != FTL_UNMAPPED) {
 		frame = READ_ONCE(dev->data[ppn]);
 		if (!frame)
@@ -203,13 +212,15 @@ static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
 }
 
 /* The slow path of pin_unlocked(), counted by the FTL. */
-static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+		      u32 *ppnp)
 {
-	u32 ppn;
+	u32 ppn = FTL_UNMAPPED;
 	int err;
 
 	spin_lock(&dev->lock);
 	err = ftl_read(dev->ftl, lpn, &ppn);
+	*ppnp = ppn;
 	*pagep = err || ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
 	if (*pagep)
 		get_page(*pagep);
@@ -217,8 +228,24 @@ static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
 	return err;
 }
 
+/* With timing: the flash reads of the pages that hold data. */
+static void time_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+		       const struct ftlblk_chunk *chunks, unsigned int n)
+{
+	u32 ppns[FTLBLK_BATCH_PAGES];
+	unsigned int i, mapped = 0;
+
+	if (!dev->timing_on)
+		return;
+	for (i = 0; i < n; i++)
+		if (chunks[i].page)
+			ppns[mapped++] = chunks[i].ppn;
+	ftlblk_timing_reads(dev, treq, ppns, mapped);
+}
+
 static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
-			       struct ftlblk_chunk *chunks, unsigned int n)
+			       struct ftlblk_chunk *chunks, unsigned int n,
+			       struct ftl_timing_req *treq)
 {
 	blk_status_t sts = BLK_STS_OK;
 	unsigned long retry = 0;	/* chunks pin_unlocked() failed */
@@ -228,13 +255,17 @@ static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 	/* As for the page cache: struct pages stay while we look. */
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		if (!pin_unlocked(dev, chunks[i].lpn, &chunks[i].page))
+		if (!pin_unlocked(dev, chunks[i].lpn, &chunks[i].page,
+				  &chunks[i].ppn))
 			retry |= BIT(i);
 	rcu_read_unlock();
 	for (i = 0; i < n && sts == BLK_STS_OK; i++)
 		if ((retry & BIT(i)) &&
-		    pin_locked(dev, chunks[i].lpn, &chunks[i].page))
+		    pin_locked(dev, chunks[i].lpn, &chunks[i].page,
+			       &chunks[i].ppn))
 			sts = BLK_STS_IOERR;
+	if (sts == BLK_STS_OK)
+		time_reads(dev, treq, chunks, n);
 	for (i = 0; i < n; i++) {
 		struct page *page = chunks[i].page;
 
@@ -249,6 +280,7 @@ static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 
 static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 {
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct ftlblk_chunk chunks[FTLBLK_BATCH_PAGES];
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	unsigned int left = blk_rq_bytes(rq), n;
@@ -258,7 +290,7 @@ static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks);
-		sts = read_batch(dev, &c, chunks, n);
+		sts = read_batch(dev, &c, chunks, n, &cmd->treq);
 	}
 	return sts;
 }
@@ -266,7 +298,7 @@ static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 /* Program @n chunks with the new pages @pages (the request's, in order). */
 static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 				struct ftlblk_chunk *chunks, unsigned int n,
-				struct page **pages)
+				struct page **pages, struct ftl_timing_req *treq)
 {
 	unsigned int page_size = ftlblk_page_bytes(dev), i;
 	/* Each program releases at most the page it replaces. */
@@ -287,7 +319,7 @@ static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 			ftlblk_copy_page_locked(dev, ch->lpn,
 						page_address(ch->page),
 						ch->off, ch->len);
-		err = ftlblk_install_page(dev, ch->lpn, ch->page);
+		err = ftlblk_install_page(dev, ch->lpn, ch->page, treq);
 		if (!err)
 			ch->page = NULL;
 	}
@@ -318,7 +350,8 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks);
-		sts = write_batch(dev, &c, chunks, n, cmd->pages + used);
+		sts = write_batch(dev, &c, chunks, n, cmd->pages + used,
+				  &cmd->treq);
 		used += n;
 	}
 	if (used < nr_pages)

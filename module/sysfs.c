@@ -16,6 +16,7 @@ struct ftlblk_snapshot {
 	struct ftl_stats ftl;
 	struct ftl_geometry geo;
 	struct ftlblk_counters ctr;
+	struct ftl_timing_stats timing;
 	u64 data_bytes;
 	u64 pool_bytes;
 	u64 metadata_bytes;
@@ -45,6 +46,7 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 		s->ftl.host_pages_read += r->pages;
 		s->ftl.unmapped_reads += r->unmapped;
 	}
+	ftlblk_timing_stats(dev, &s->timing);
 	spin_lock(&dev->pool_lock);
 	s->pool_bytes = (u64)dev->pool_pages << (PAGE_SHIFT + dev->page_order);
 	spin_unlock(&dev->pool_lock);
@@ -112,6 +114,14 @@ FTLBLK_STAT_ATTR(bad_blocks, s.ftl.bad_blocks);
 FTLBLK_STAT_ATTR(read_only, !!s.ftl.read_only);
 FTLBLK_STAT_ATTR(pages_per_block, s.geo.pages_per_block);
 
+FTLBLK_STAT_ATTR(host_busy_ns, s.timing.host_read_ns +
+		 s.timing.host_program_ns);
+FTLBLK_STAT_ATTR(gc_busy_ns, s.timing.gc_read_ns + s.timing.gc_program_ns);
+FTLBLK_STAT_ATTR(erase_busy_ns, s.timing.erase_ns);
+FTLBLK_STAT_ATTR(channel_busy_ns, s.timing.channel_ns);
+FTLBLK_STAT_ATTR(requests_timed, s.timing.requests);
+FTLBLK_STAT_ATTR(latency_ns_total, s.timing.latency_ns_total);
+
 FTLBLK_ATTR(waf, emit_milli, s.ftl.waf_milli);
 FTLBLK_ATTR(erase_mean, emit_milli, s.ftl.erase_mean_milli);
 
@@ -125,6 +135,23 @@ static ssize_t gc_policy_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(gc_policy);
 
+/* A read-only file printing the frozen configuration value @_id. */
+#define FTLBLK_CFG_ATTR(_name, _id)					\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return emit_u64(buf, to_ftlblk(d)->cfg.val[_id]);		\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+FTLBLK_CFG_ATTR(timing, FTLBLK_TIMING);
+FTLBLK_CFG_ATTR(channels, FTLBLK_CHANNELS);
+FTLBLK_CFG_ATTR(dies_per_channel, FTLBLK_DIES_PER_CHANNEL);
+FTLBLK_CFG_ATTR(read_us, FTLBLK_READ_US);
+FTLBLK_CFG_ATTR(program_us, FTLBLK_PROGRAM_US);
+FTLBLK_CFG_ATTR(erase_us, FTLBLK_ERASE_US);
+FTLBLK_CFG_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
+
 static ssize_t reset_stats_store(struct device *d,
 				 struct device_attribute *attr,
 				 const char *buf, size_t len)
@@ -136,6 +163,7 @@ static ssize_t reset_stats_store(struct device *d,
 	ftl_reset_stats(dev->ftl);
 	memset(&dev->ctr, 0, sizeof(dev->ctr));
 	spin_unlock(&dev->lock);
+	ftlblk_timing_reset_stats(dev);
 	/* Readers running now may add to the old values: a reset is a moment. */
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(dev->reads, cpu), 0,
@@ -181,6 +209,19 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_read_only.attr,
 	&dev_attr_pages_per_block.attr,
 	&dev_attr_gc_policy.attr,
+	&dev_attr_host_busy_ns.attr,
+	&dev_attr_gc_busy_ns.attr,
+	&dev_attr_erase_busy_ns.attr,
+	&dev_attr_channel_busy_ns.attr,
+	&dev_attr_requests_timed.attr,
+	&dev_attr_latency_ns_total.attr,
+	&dev_attr_timing.attr,
+	&dev_attr_channels.attr,
+	&dev_attr_dies_per_channel.attr,
+	&dev_attr_read_us.attr,
+	&dev_attr_program_us.attr,
+	&dev_attr_erase_us.attr,
+	&dev_attr_channel_mbps.attr,
 	&dev_attr_reset_stats.attr,
 	&dev_attr_badblocks.attr,
 	NULL,

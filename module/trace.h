@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ftlblk tracepoints: what the flash translation layer does with each
- * discard range, garbage-collection victim and erase. Usable through
+ * discard range, garbage-collection victim and erase, and with timing=1
+ * each request's modeled latency. Usable through
  * tracefs (events/ftlblk/) and perf (-e 'ftlblk:*').
  */
 #undef TRACE_SYSTEM
@@ -10,6 +11,7 @@
 #if !defined(_TRACE_FTLBLK_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_FTLBLK_H
 
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/tracepoint.h>
 
@@ -64,6 +66,37 @@ DEFINE_EVENT(ftlblk_block, ftlblk_erase,
 DEFINE_EVENT(ftlblk_block, ftlblk_bad_block,
 	     TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
 	     TP_ARGS(disk, block, erase_count));
+
+/*
+ * With timing=1: a request's modeled latency, from queue_rq to the
+ * completion of its last flash operation (the request ends then, or at
+ * once if that time has passed).
+ */
+TRACE_EVENT(ftlblk_complete,
+	    TP_PROTO(struct gendisk *disk, struct request *rq,
+		     unsigned int pages, u64 latency_ns),
+	    TP_ARGS(disk, rq, pages, latency_ns),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(sector_t, sector)
+			     __field(unsigned int, nr_sectors)
+			     __field(unsigned int, op)
+			     __field(unsigned int, pages)
+			     __field(u64, latency_ns)),
+	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+			   __entry->sector = blk_rq_pos(rq);
+			   __entry->nr_sectors = blk_rq_sectors(rq);
+			   __entry->op = (__force unsigned int)req_op(rq);
+			   __entry->pages = pages;
+			   __entry->latency_ns = latency_ns;),
+	    TP_printk("%s op=%s sector=%llu nr_sectors=%u pages=%u latency_ns=%llu",
+		      __get_str(disk),
+		      /* REQ_OP_* as numbers, which perf can decode */
+		      __print_symbolic(__entry->op, { 0, "read" },
+				       { 1, "write" }, { 2, "flush" },
+				       { 3, "discard" }, { 9, "write-zeroes" }),
+		      (unsigned long long)__entry->sector, __entry->nr_sectors,
+		      __entry->pages, __entry->latency_ns)
+);
 
 #endif /* _TRACE_FTLBLK_H */
 

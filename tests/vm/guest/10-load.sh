@@ -16,16 +16,20 @@ valid_pages_discarded sectors_zeroed write_zeroes_requests flush_requests
 unmapped_reads valid_pages free_blocks data_bytes pool_bytes metadata_bytes
 logical_pages physical_blocks spare_blocks pages_per_block gc_policy
 reset_stats mem_limit_rejections badblocks program_failures erase_failures
-bad_blocks read_only"
+bad_blocks read_only host_busy_ns gc_busy_ns erase_busy_ns channel_busy_ns
+requests_timed latency_ns_total timing channels dies_per_channel read_us
+program_us erase_us channel_mbps"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
 max_discard_sectors submit_queues hw_queue_depth write_cache mem_limit_mib
-program_fail_ppm erase_fail_ppm fault_seed endurance badblocks power index"
+program_fail_ppm erase_fail_ppm fault_seed endurance timing channels
+dies_per_channel read_us program_us erase_us channel_mbps badblocks power index"
 PARAMS="nr_devices size blocksize page_size pages_per_block op_percent
 gc_policy wl_threshold gc_low_blocks gc_high_blocks discard
 max_discard_segments max_discard_sectors submit_queues hw_queue_depth
-write_cache mem_limit_mib program_fail_ppm erase_fail_ppm fault_seed endurance"
+write_cache mem_limit_mib program_fail_ppm erase_fail_ppm fault_seed endurance
+timing channels dies_per_channel read_us program_us erase_us channel_mbps"
 
 # The words of a list, sorted, on one line.
 # shellcheck disable=SC2086 # split on purpose

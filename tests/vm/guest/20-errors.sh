@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 154
+plan 170
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -122,6 +122,15 @@ param_exact "$P program_fail_ppm 100001: allowed 0..100000 (failed page programs
 param_exact "$P erase_fail_ppm 100001: allowed 0..100000 (failed block erases per million)" erase_fail_ppm=100001
 param_exact "$P endurance 100000001: allowed 0 (unlimited) or 1..100000000 (erases a block survives)" endurance=100000001
 param_exact "$P mem_limit_mib 262145: allowed 0 (no limit) or 1..262144 (MiB of data pages)" mem_limit_mib=262145
+param_exact "$P timing 2: allowed 0 (RAM speed) or 1 (NAND timing model)" timing=2
+param_exact "$P channels 0: allowed 1..64 (flash channels)" channels=0
+param_exact "$P channels 65: allowed 1..64 (flash channels)" channels=65
+param_exact "$P dies_per_channel 0: allowed 1..64 (dies on each channel)" dies_per_channel=0
+param_exact "$P dies_per_channel 65: allowed 1..64 (dies on each channel)" dies_per_channel=65
+param_exact "$P read_us 0: allowed 1..1000000 (microseconds, page read tR)" read_us=0
+param_exact "$P program_us 1000001: allowed 1..1000000 (microseconds, page program tPROG)" program_us=1000001
+param_exact "$P erase_us 0: allowed 1..1000000 (microseconds, block erase tBERS)" erase_us=0
+param_exact "$P channel_mbps 100001: allowed 1..100000 (MB/s per channel)" channel_mbps=100001
 # max_discard_sectors: 0 or whole flash pages (the block layer would round
 # anything else down, to 0 below one page).
 M8="allowed 0 (unlimited) or a multiple of 8 (page_size 4096 in 512-byte sectors)"
@@ -208,6 +217,13 @@ refuse $E erase_fail_ppm 100001 "0..100000"
 refuse $E endurance 100000001 "1..100000000"
 refuse $E fault_seed 4294967296 "0..4294967295"
 refuse $E mem_limit_mib 262145 "1..262144"
+refuse $E timing 2 "0 (RAM speed) or 1"
+refuse $E channels 0 "1..64"
+refuse $E dies_per_channel 65 "1..64"
+refuse $E read_us 1000001 "1..1000000"
+refuse $E program_us 0 "1..1000000"
+refuse $E erase_us abc "1..1000000"
+refuse $E channel_mbps 0 "1..100000"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
@@ -225,7 +241,12 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	submit_queues=1 submit_queues=0 hw_queue_depth=1 hw_queue_depth=4096 write_cache=1 \
 	write_cache=0 program_fail_ppm=100000 program_fail_ppm=0 erase_fail_ppm=100000 \
 	erase_fail_ppm=0 endurance=100000000 endurance=0 fault_seed=4294967295 \
-	fault_seed=1 mem_limit_mib=262144 mem_limit_mib=0; do
+	fault_seed=1 mem_limit_mib=262144 mem_limit_mib=0 timing=1 timing=0 \
+	channels=64 channels=1 channels=4 dies_per_channel=64 dies_per_channel=1 \
+	dies_per_channel=2 read_us=1000000 read_us=1 read_us=50 \
+	program_us=1000000 program_us=1 program_us=600 erase_us=1000000 \
+	erase_us=1 erase_us=2000 channel_mbps=100000 channel_mbps=1 \
+	channel_mbps=200; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"
 done
@@ -304,7 +325,8 @@ for kv in size=32 blocksize=4096 page_size=8192 pages_per_block=128 \
 	gc_high_blocks=4 discard=0 max_discard_segments=1 \
 	max_discard_sectors=8 submit_queues=2 hw_queue_depth=8 write_cache=1 \
 	program_fail_ppm=5 erase_fail_ppm=5 endurance=5 fault_seed=5 \
-	mem_limit_mib=5 size=16; do
+	mem_limit_mib=5 timing=1 channels=8 dies_per_channel=4 read_us=60 \
+	program_us=700 erase_us=3000 channel_mbps=400 size=16; do
 	a=${kv%%=*} before=$(cat "$E/$a")
 	mark
 	r=$(errno-write "$E/$a" "${kv#*=}")

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAND timing: with timing=1 a request completes no earlier than the
+ * flash the portable model (../ftl/timing.c) describes would complete it,
+ * so garbage collection costs the host time, as on a real SSD.
+ *
+ * The model's clock is ktime (CLOCK_MONOTONIC, ns). queue_rq stamps each
+ * request's arrival; the request then runs as it does with timing=0 (in
+ * RAM, at once), and every flash operation it causes - its reads and
+ * programs, and the relocations and erases of the GC it triggers - is
+ * charged to the dies and channels of the model in the order the FTL
+ * issues it. If the modeled completion lies in the future, an hrtimer
+ * ends the request then (as null_blk's irqmode=2), else it ends now.
+ *
+ * With timing=0 none of this runs: each hook is one test of
+ * dev->timing_on.
+ */
+#include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/spinlock.h>
+
+#include "ftlblk.h"
+#include "trace.h"
+
+/**
+ * ftlblk_timing_init() - set up the model of a device being created
+ * @dev: device; dev->cfg set, the FTL not created yet
+ *
+ * Return: 0 or -ENOMEM (the configuration was checked before).
+ */
+int ftlblk_timing_init(struct ftlblk_dev *dev)
+{
+	const unsigned int *v = dev->cfg.val;
+	struct ftl_timing_config tcfg = {
+		.channels = v[FTLBLK_CHANNELS],
+		.dies_per_channel = v[FTLBLK_DIES_PER_CHANNEL],
+		.read_us = v[FTLBLK_READ_US],
+		.program_us = v[FTLBLK_PROGRAM_US],
+		.erase_us = v[FTLBLK_ERASE_US],
+		.channel_mbps = v[FTLBLK_CHANNEL_MBPS],
+		.page_size = v[FTLBLK_PAGE_SIZE],
+		.pages_per_block = v[FTLBLK_PAGES_PER_BLOCK],
+	};
+
+	spin_lock_init(&dev->timing_lock);
+	dev->timing_on = v[FTLBLK_TIMING];
+	if (!dev->timing_on)
+		return 0;
+	return ftl_timing_init(&dev->timing, &tcfg);
+}
+
+/**
+ * ftlblk_timing_exit() - free the model
+ * @dev: device that takes no more requests
+ */
+void ftlblk_timing_exit(struct ftlblk_dev *dev)
+{
+	if (dev->timing_on)
+		ftl_timing_free(&dev->timing);
+}
+
+/* Ends a request whose modeled completion time has come (hard irq). */
+static enum hrtimer_restart ftlblk_timer_expired(struct hrtimer *timer)
+{
+	struct ftlblk_cmd *cmd = container_of(timer, struct ftlblk_cmd, timer);
+
+	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), cmd->sts);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * ftlblk_timing_init_cmd() - prepare a request's timer once
+ * @cmd: the request's PDU
+ */
+void ftlblk_timing_init_cmd(struct ftlblk_cmd *cmd)
+{
+	hrtimer_init(&cmd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	cmd->timer.function = ftlblk_timer_expired;
+}
+
+/**
+ * ftlblk_timing_start() - the request arrives now
+ * @dev: device
+ * @rq: request, just started
+ */
+void ftlblk_timing_start(struct ftlblk_dev *dev, struct request *rq)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (dev->timing_on)
+		ftl_timing_req_start(&cmd->treq, ktime_get_ns());
+}
+
+/**
+ * ftlblk_timing_reads() - charge host reads of @n mapped pages
+ * @dev: device, dev->lock not needed
+ * @treq: the reading request
+ * @ppns: physical pages read
+ * @n: entries in @ppns
+ */
+void ftlblk_timing_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+			 const u32 *ppns, unsigned int n)
+{
+	unsigned int i;
+
+	if (!dev->timing_on || !n)
+		return;
+	spin_lock(&dev->timing_lock);
+	for (i = 0; i < n; i++)
+		ftl_timing_host_read(&dev->timing, treq, ppns[i]);
+	spin_unlock(&dev->timing_lock);
+}
+
+/**
+ * ftlblk_timing_program() - charge the host program of @ppn
+ * @dev: device, dev->lock held
+ * @treq: the writing request
+ * @ppn: physical page ftl_write() chose
+ */
+void ftlblk_timing_program(struct ftlblk_dev *dev,
+			   struct ftl_timing_req *treq, u32 ppn)
+{
+	if (!dev->timing_on)
+		return;
+	spin_lock(&dev->timing_lock);
+	ftl_timing_host_program(&dev->timing, treq, ppn);
+	spin_unlock(&dev->timing_lock);
+}
+
+/*
+ * GC outside a timed write cannot happen (only ftl_write() collects), but
+ * if it ever did it would still occupy the dies, from now.
+ */
+static struct ftl_timing_req *gc_request(struct ftlblk_dev *dev,
+					 struct ftl_timing_req *spare)
+{
+	if (dev->treq)
+		return dev->treq;
+	ftl_timing_req_start(spare, ktime_get_ns());
+	return spare;
+}
+
+/**
+ * ftlblk_timing_relocate() - charge a GC or wear-leveling page copy to
+ * the request that triggered it (FTL move callback)
+ * @dev: device, dev->lock held
+ * @from: page read
+ * @to: page programmed
+ */
+void ftlblk_timing_relocate(struct ftlblk_dev *dev, u32 from, u32 to)
+{
+	struct ftl_timing_req spare;
+
+	if (!dev->timing_on)
+		return;
+	spin_lock(&dev->timing_lock);
+	ftl_timing_relocate(&dev->timing, gc_request(dev, &spare), from, to);
+	spin_unlock(&dev->timing_lock);
+}
+
+/**
+ * ftlblk_timing_erase() - charge a block erase (FTL erased callback)
+ * @dev: device, dev->lock held
+ * @block: the block
+ */
+void ftlblk_timing_erase(struct ftlblk_dev *dev, u32 block)
+{
+	struct ftl_timing_req spare;
+
+	if (!dev->timing_on)
+		return;
+	spin_lock(&dev->timing_lock);
+	ftl_timing_erase(&dev->timing, gc_request(dev, &spare), block);
+	spin_unlock(&dev->timing_lock);
+}
+
+/* Flash pages a request's sectors touch. */
+static unsigned int rq_flash_pages(struct ftlblk_dev *dev, struct request *rq)
+{
+	u64 first, last;
+
+	if (!blk_rq_bytes(rq))
+		return 0;
+	first = div_u64(blk_rq_pos(rq), dev->sectors_per_page);
+	last = div_u64(blk_rq_pos(rq) + blk_rq_sectors(rq) - 1,
+		       dev->sectors_per_page);
+	return last - first + 1;
+}
+
+/**
+ * ftlblk_end_request() - end a request now, or at its modeled completion
+ * @dev: device
+ * @rq: the request, fully served (its data copied, the FTL updated)
+ * @sts: its status
+ *
+ * Any context that may end a request; does not sleep.
+ */
+void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
+			blk_status_t sts)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	u64 latency;
+
+	if (!dev->timing_on) {
+		blk_mq_end_request(rq, sts);
+		return;
+	}
+	spin_lock(&dev->timing_lock);
+	latency = ftl_timing_req_end(&dev->timing, &cmd->treq);
+	spin_unlock(&dev->timing_lock);
+	trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq), latency);
+	if (cmd->treq.done <= ktime_get_ns()) {
+		blk_mq_end_request(rq, sts);
+		return;
+	}
+	cmd->sts = sts;
+	hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
+		      HRTIMER_MODE_ABS);
+}
+
+/**
+ * ftlblk_timing_stats() - snapshot the model's counters
+ * @dev: device
+ * @st: filled in; all zero with timing=0
+ */
+void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st)
+{
+	if (!dev->timing_on) {
+		memset(st, 0, sizeof(*st));
+		return;
+	}
+	spin_lock(&dev->timing_lock);
+	*st = dev->timing.st;
+	spin_unlock(&dev->timing_lock);
+}
+
+/**
+ * ftlblk_timing_reset_stats() - zero the counters (not the dies' state)
+ * @dev: device
+ */
+void ftlblk_timing_reset_stats(struct ftlblk_dev *dev)
+{
+	u64 last;
+
+	if (!dev->timing_on)
+		return;
+	spin_lock(&dev->timing_lock);
+	last = dev->timing.st.last_done_ns;
+	memset(&dev->timing.st, 0, sizeof(dev->timing.st));
+	dev->timing.st.last_done_ns = last;
+	spin_unlock(&dev->timing_lock);
+}
