@@ -44,11 +44,13 @@ test-vm: module
 
 # make demo [SIZE=MiB] [OP=%] [POLICY=greedy|fifo|cost-benefit]
 #           [WRITES=x capacity] [FS=vfat|ext4|"vfat ext4"] [FILL=%]
-#           [FSTRIM_EVERY=x capacity] [SEED=N] [OUT=DIR]   (see demo/run -h)
+#           [FSTRIM_EVERY=x capacity] [SEED=N] [TIMING=1|0] [OUT=DIR]
+#           (see demo/run -h; TIMING=0: RAM speed, no modeled flash timing)
 demo: module
 	DEMO_SKIP_BUILD=1 demo/run SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' \
 		WRITES='$(WRITES)' FS='$(FS)' FILL='$(FILL)' \
-		FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' OUT='$(OUT)'
+		FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' TIMING='$(TIMING)' \
+		OUT='$(OUT)'
 
 bench: module
 	bench/run

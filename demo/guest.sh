@@ -10,14 +10,20 @@
 #   /out/traces/REGIME.blkparse  every request the device was given, from
 #                      mkfs to umount (blktrace, dispatch events, blkparse
 #                      text), for `ftlsim --trace` to replay
+#   /out/traces/REGIME.complete  with TIMING=1: every request's modeled
+#                      latency over the same span, one ftlblk:ftlblk_complete
+#                      event a line ("ftlblk0 op=write sector=S nr_sectors=N
+#                      pages=P latency_ns=L")
 # Progress lines go to stdout (the results channel, shown live by demo/run).
 #
 # Environment (from demo/run): SIZE OP POLICY WRITES FILL SEED FS
-# FSTRIM_EVERY.
+# FSTRIM_EVERY TIMING (the module's timing parameter: 1 = requests complete
+# when the modeled NAND flash would, 0 = RAM speed).
 set -u
 
 SIZE=${SIZE:-128} OP=${OP:-7} POLICY=${POLICY:-greedy} WRITES=${WRITES:-4}
 FILL=${FILL:-80} SEED=${SEED:-1} FS=${FS:-vfat} FSTRIM_EVERY=${FSTRIM_EVERY:-0.5}
+TIMING=${TIMING:-1}
 MNT=/mnt/demo
 DEV=/dev/ftlblk0
 STAT=/sys/block/ftlblk0/ftl
@@ -26,7 +32,7 @@ status=0
 say() { echo "demo: $*"; }
 fail() { echo "demo: FAILED: $*"; status=1; }
 
-mkdir -p "$MNT" /out/traces /tmp/bt
+mkdir -p "$MNT" /out/traces /tmp/bt /tmp/lat
 
 # Record what reaches the device from before mkfs: dispatched requests (D,
 # what queue_rq receives; replayed by ftlsim they give exactly the module's
@@ -52,7 +58,44 @@ trace_stop() {
 		fail "$1: blkparse"
 	rm -f /tmp/bt/"$1".blktrace.*
 }
-trace_abort() { kill -INT "$btpid"; wait "$btpid"; }
+trace_abort() { kill -INT "$btpid"; wait "$btpid"; lat_stop "$1"; }
+
+# With TIMING=1, record each request's modeled latency (the tracepoint
+# ftlblk:ftlblk_complete) over the same span as blktrace: a reader drains
+# the ftrace ring buffer (trace_pipe) while the regime runs; afterwards
+# every CPU's buffer must be empty and have lost nothing.
+TR=/sys/kernel/tracing
+EV=$TR/events/ftlblk/ftlblk_complete
+lat_start() {
+	[ "$TIMING" = 1 ] || return 0
+	echo 0 >"$TR/tracing_on"
+	echo 8192 >"$TR/buffer_size_kb"		# per CPU
+	: >"$TR/trace"				# empty the buffers
+	echo 1 >"$EV/enable"
+	echo 1 >"$TR/tracing_on"
+	cat "$TR/trace_pipe" >"/tmp/lat/$1.trace" &
+	latpid=$!
+	# the partition scan's reads at modprobe were timed but not traced
+	timed0=$(cat "$STAT/requests_timed")
+}
+lat_stop() {
+	[ "$TIMING" = 1 ] || return 0
+	echo 0 >"$EV/enable"
+	i=0	# "entries" counts what has not been read yet
+	while grep -q '^entries: [1-9]' "$TR"/per_cpu/cpu*/stats && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	# TERM (a script's background jobs ignore INT); no "Terminated" notice
+	kill "$latpid" && wait "$latpid" 2>/dev/null
+	lost=$(cat "$TR"/per_cpu/cpu*/stats |
+		awk '/^(entries|overrun|dropped events):/ { s += $NF } END { print s + 0 }')
+	[ "$lost" = 0 ] || fail "$1: ftlblk_complete events lost or unread: $lost"
+	grep -o 'ftlblk[0-9]* op=.*' "/tmp/lat/$1.trace" >"/out/traces/$1.complete" ||
+		fail "$1: no ftlblk_complete events"
+	rm -f "/tmp/lat/$1.trace"
+}
 
 # regime FS MODE   (MODE: nodiscard | discard | fstrim)
 regime() {
@@ -64,12 +107,13 @@ regime() {
 	[ "$mode" = fstrim ] && trim=$FSTRIM_EVERY
 
 	if ! modprobe ftlblk nr_devices=1 size="$SIZE" op_percent="$OP" \
-		gc_policy="$POLICY" discard=1; then
+		gc_policy="$POLICY" discard=1 timing="$TIMING"; then
 		fail "$name: modprobe ftlblk: $(dmesg | grep 'ftlblk: ' | tail -n 1)"
 		return
 	fi
 	[ -b "$DEV" ] || { fail "$name: no $DEV"; rmmod ftlblk; return; }
 	trace_start "$name"
+	lat_start "$name"
 	case $fs in
 	vfat)	# 4 KiB clusters = one flash page, so a freed cluster is a
 		# whole page the device can drop (mkfs.fat aligns the data area
@@ -82,11 +126,11 @@ regime() {
 		# (a kernel thread writing inode tables in the middle).
 		mkfs.ext4 -q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 \
 			"$DEV" ;;
-	*)	fail "unknown FS $fs"; trace_abort; rmmod ftlblk; return ;;
-	esac || { fail "$name: mkfs.$fs"; trace_abort; rmmod ftlblk; return; }
+	*)	fail "unknown FS $fs"; trace_abort "$name"; rmmod ftlblk; return ;;
+	esac || { fail "$name: mkfs.$fs"; trace_abort "$name"; rmmod ftlblk; return; }
 	if ! mount -t "$fs" ${mopt:+-o "$mopt"} "$DEV" "$MNT"; then
 		fail "$name: mount -t $fs ${mopt:+-o $mopt}"
-		trace_abort
+		trace_abort "$name"
 		rmmod ftlblk
 		return
 	fi
@@ -99,6 +143,7 @@ regime() {
 	umount "$MNT" || fail "$name: umount"
 	t1=$(date +%s)
 	trace_stop "$name"
+	lat_stop "$name"
 	{
 		echo "regime=$name"
 		echo "fs=$fs"
@@ -111,6 +156,7 @@ regime() {
 		echo "seed=$SEED"
 		echo "page_size=$(cat /sys/block/ftlblk0/queue/physical_block_size)"
 		echo "wall_s=$((t1 - t0))"
+		[ "$TIMING" = 1 ] && echo "requests_timed_before_trace=$timed0"
 		cat /tmp/workload.sum
 		for f in "$STAT"/*; do
 			v=$(cat "$f" 2>/dev/null) || continue	# reset_stats
@@ -121,7 +167,7 @@ regime() {
 	rmmod ftlblk || fail "$name: rmmod ftlblk"
 }
 
-say "device ${SIZE} MiB, op ${OP}%, gc ${POLICY}; fill ${FILL}%, writes ${WRITES}x capacity, seed ${SEED}, fstrim every ${FSTRIM_EVERY}x capacity"
+say "device ${SIZE} MiB, op ${OP}%, gc ${POLICY}, timing ${TIMING}; fill ${FILL}%, writes ${WRITES}x capacity, seed ${SEED}, fstrim every ${FSTRIM_EVERY}x capacity"
 for fs in $FS; do
 	for mode in nodiscard discard fstrim; do
 		regime "$fs" "$mode"
