@@ -7,8 +7,10 @@
 # the median with the lowest and highest round beside it: a spread wider
 # than the distance from 1 means the difference is noise.
 #
-# ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults),
-# the peers as their documentation sets up a RAM disk of the same size.
+# ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults,
+# so timing=0: RAM speed), the peers as their documentation sets up a RAM
+# disk of the same size. A second part runs a timing=1 device and compares
+# fio with ftlsim --timing's prediction for the same workload.
 set -euo pipefail
 SIZE_MIB=${BENCH_SIZE_MIB:-256}
 RUNTIME=${BENCH_RUNTIME:-5}
@@ -208,6 +210,80 @@ memory_report() {
 	echo "ftlblk0 after a full discard: data_bytes $(ftl_stat data_bytes)"
 }
 
+# ---- timing=1: fio against the model's own prediction --------------------
+# A configfs device with the NAND timing model (default geometry), and
+# ftlsim --timing for the same geometry and workload: fio / model per round.
+# Under TCG a timed request costs ~100 us of overhead, so only jobs whose
+# model rate the guest can sustain are compared: 1 MiB sequential writes
+# to a fresh device, steady-state 4 KiB random writes (GC running) and the
+# latency of queue-depth-1 4 KiB reads.
+TSIZE=64
+TCFG=/sys/kernel/config/ftlblk/bench-timed
+TSIM="ftlsim --timing --size ${TSIZE}M --pages-per-block 64 --json"
+json_field() {	# NAME -> value of a top-level number in ftlsim's JSON on stdin
+	sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" | head -n 1
+}
+timed_dev() {	# fresh timed device, prints its name
+	[ -d "$TCFG" ] && rmdir "$TCFG"
+	mkdir "$TCFG"
+	echo 1 >"$TCFG/timing"
+	echo "$TSIZE" >"$TCFG/size"
+	echo 64 >"$TCFG/pages_per_block"
+	echo 1 >"$TCFG/power"
+	echo "ftlblk$(cat "$TCFG/index")"
+}
+timed_fio() {	# DEV FIO-ARGS... -> terse v3 line
+	local d=$1
+	shift
+	fio --eta=never --name=t --filename="/dev/$d" --direct=1 \
+		--randrepeat=0 --norandommap --size=${TSIZE}M \
+		--output-format=terse --terse-version=3 "$@" 2>/dev/null | tail -n 1
+}
+timing_round() {	# ROUND
+	local r=$1 d
+	d=$(timed_dev)
+	# fresh: 1 MiB sequential writes at QD 8, one pass (MB/s)
+	echo "$r timed seq-write-1m-mbs $(timed_fio "$d" --rw=write --bs=1m \
+		--ioengine=libaio --iodepth=8 | awk -F';' '{ print $48 * 1024 / 1e6 }')" >>"$RAW"
+	# QD1 4 KiB reads of written pages (mean latency, us)
+	echo "$r timed qd1-read-us $(timed_fio "$d" --rw=randread --bs=4k \
+		--ioengine=psync --runtime="$RUNTIME" --time_based --size=16M |
+		awk -F';' '{ print $40 }')" >>"$RAW"
+	# steady state: fill, 2 x capacity of random writes, then measure
+	timed_fio "$d" --rw=write --bs=1m --ioengine=libaio --iodepth=8 >/dev/null
+	timed_fio "$d" --rw=randwrite --bs=4k --ioengine=libaio --iodepth=32 \
+		--io_size=$((2 * TSIZE))M >/dev/null
+	echo "$r timed randwrite-4k-iops $(timed_fio "$d" --rw=randwrite --bs=4k \
+		--ioengine=libaio --iodepth=32 --runtime=$((2 * RUNTIME)) \
+		--time_based | awk -F';' '{ print $49 }')" >>"$RAW"
+	rmdir "$TCFG"
+}
+timing_model() {	# the model's values, once (it is deterministic)
+	echo "0 model seq-write-1m-mbs $($TSIM --workload sequential \
+		--request-pages 256 --queue-depth 8 --writes 1 | json_field host_mbps)" >>"$RAW"
+	echo "0 model qd1-read-us $($TSIM --fill --read-fraction 0.999 \
+		--queue-depth 1 --writes 0.01 |
+		sed -n 's/.*"read_latency_us": {"mean": \([0-9.]*\).*/\1/p')" >>"$RAW"
+	echo "0 model randwrite-4k-iops $($TSIM --fill --warmup 2 --writes 2 \
+		--queue-depth 32 | json_field host_iops)" >>"$RAW"
+}
+timing_report() {
+	local job m
+	echo
+	echo "timing=1 (default geometry, ${TSIZE} MiB, 64 pages/block): fio against ftlsim --timing, median (lowest-highest) of $ROUNDS rounds:"
+	printf '%-22s%-36s%-14s%-22s\n' job fio model "fio / model"
+	for job in seq-write-1m-mbs randwrite-4k-iops qd1-read-us; do
+		m=$(stats model "$job" | cut -d' ' -f1)
+		printf '%-22s%-36s%-14s%-22s\n' "$job" \
+			"$(fmt "$(stats timed "$job")")" "$m" \
+			"$(fmt "$(awk -v j="$job" -v m="$m" '$2 == "timed" && $3 == j { v[n++] = $4 / m }
+				END { if (!n || !m) { print "- - -"; exit }
+				      '"$AWK_MEDIAN"'
+				      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW")")"
+	done
+	echo "(qd1-read-us: a ratio above 1 is the TCG overhead of a timed request; tests/vm/guest/41-timing.sh measures it)"
+}
+
 setup
 for d in $DEVS; do
 	fill "$d"
@@ -215,7 +291,12 @@ done
 for ((r = 1; r <= ROUNDS; r++)); do
 	run_round "$r"
 done
+timing_model
+for ((r = 1; r <= ROUNDS; r++)); do
+	timing_round "$r"
+done
 report
+timing_report
 memory_report
 echo
 echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs)"
