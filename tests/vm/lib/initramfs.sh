@@ -20,8 +20,15 @@ VM_TOOLS=(
 	kmod perf
 	ftl_format ftl_check mtdinfo
 	mount umount
+	dmsetup cryptsetup mdadm truncate
 )
-VM_TOOLS_REQUIRED="dash bash mount umount fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check"
+VM_TOOLS_REQUIRED="dash bash mount umount fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check dmsetup cryptsetup mdadm"
+
+# Tools taken from Debian packages that are downloaded and unpacked into
+# the cache rather than installed on the host: mdadm's maintainer scripts
+# would rebuild the host's own initramfs and start its monitoring service.
+# Each entry: the tool, then its package.
+VM_TOOLS_UNPACKED=(mdadm:mdadm)
 
 # In-tree modules (their dependency closure, softdeps included, is added).
 VM_KMODS=(
@@ -32,7 +39,34 @@ VM_KMODS=(
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
 	crc64_rocksoft_generic lz4 lz4hc zstd
 	mtdram nandsim mtdswap ftl
+	dm-mod dm-crypt dm-thin-pool raid0 raid1 md-mod
+	af_alg algif_skcipher algif_hash xts aes_generic aesni_intel ecb cbc
+	sha256_generic sha512_generic
+	target_core_mod target_core_iblock tcm_loop
+	nvme
 )
+
+# unpacked_tool NAME CACHE -> the path of tool NAME from its package in
+# VM_TOOLS_UNPACKED (apt-get download + dpkg-deb -x under CACHE/debs), or
+# nothing if it is not such a tool or cannot be had.
+unpacked_tool() {
+	local name=$1 cache=$2 e pkg dir p
+	for e in "${VM_TOOLS_UNPACKED[@]}"; do
+		[ "${e%%:*}" = "$name" ] || continue
+		pkg=${e#*:}
+		dir=$cache/debs/$pkg
+		if [ ! -f "$dir/.done" ]; then
+			rm -rf "$dir"
+			mkdir -p "$dir/root"
+			(cd "$dir" && apt-get download -q "$pkg" >/dev/null 2>&1) &&
+				dpkg-deb -x "$dir"/*.deb "$dir/root" &&
+				touch "$dir/.done" || return 0
+		fi
+		for p in "$dir"/root/{usr/sbin,usr/bin,sbin,bin}/"$name"; do
+			[ -x "$p" ] && { echo "$p"; return 0; }
+		done
+	done
+}
 
 # Copy one file into $root at the same path, following symlinks, and (for
 # ELF files) every shared library ldd names, the dynamic loader included.
@@ -112,6 +146,19 @@ base_build() {
 	done
 	for t in "${VM_TOOLS[@]}"; do
 		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$t" || true)
+		local unpacked=''
+		if [ -z "$p" ]; then
+			unpacked=$(unpacked_tool "$t" "$cache")
+			if [ -n "$unpacked" ]; then
+				# into the guest at its packaged path
+				rm -f "$r/sbin/$t" "$r/bin/$t" "$r/usr/sbin/$t" "$r/usr/bin/$t"
+				mkdir -p "$r/usr/sbin"
+				_copy_with_libs "$unpacked" "$r"
+				mv "$r$unpacked" "$r/usr/sbin/$t"
+				rm -rf "${r:?}$cache"
+				continue
+			fi
+		fi
 		if [ -z "$p" ]; then
 			case " $VM_TOOLS_REQUIRED " in
 			*" $t "*) die "required tool $t not found on the host" ;;
