@@ -34,11 +34,11 @@ field() { echo "$1" | cut -d';' -f"$2"; }
 # qd1_read_us DEV: mean latency of queue-depth-1 4 KiB random reads
 qd1_read_us() {
 	field "$(fio_terse --filename=/dev/"$1" --rw=randread --ioengine=psync \
-		--iodepth=1 --runtime=3 --time_based --size=4M)" 40
+		--iodepth=1 --runtime=2 --time_based --size=4M)" 40
 }
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-T=$(mkdev t timing=1 size=32 pages_per_block=64)
+T=$(mkdev t timing=1 size=16 pages_per_block=64)
 ok "timing device is $T" test -b "/dev/$T"
 R=$(mkdev r size=32 pages_per_block=64)
 ok "RAM-speed device is $R" test -b "/dev/$R"
@@ -58,7 +58,7 @@ is "$(st "$T" requests_timed) $(st "$T" latency_ns_total) $(st "$T" host_busy_ns
 	"1 70480 50000" "its modeled latency is tR + transfer = 70480 ns; die time tR"
 echo 1 > /sys/block/"$T"/ftl/reset_stats
 ok "one 4 KiB read of an unmapped page" \
-	dd if=/dev/"$T" of=/dev/null bs=4k count=1 skip=4096 iflag=direct
+	dd if=/dev/"$T" of=/dev/null bs=4k count=1 skip=2048 iflag=direct
 is "$(st "$T" requests_timed) $(st "$T" latency_ns_total)" "1 0" \
 	"an unmapped read costs no flash time"
 
@@ -85,13 +85,13 @@ is "$rec" "$T op=read sector=72 nr_sectors=8 pages=1 latency_ns=70480" \
 	"ftlblk_complete shows the read and its modeled latency"
 
 # ---- GC costs time ------------------------------------------------------
-ok "fill the timing device" dd if=/dev/urandom of=/dev/"$T" bs=1M count=32 oflag=direct
+ok "fill the timing device" dd if=/dev/urandom of=/dev/"$T" bs=1M count=16 oflag=direct
 is "$(st "$T" gc_busy_ns)" 0 "no GC while filling"
 echo 1 > /sys/block/"$T"/ftl/reset_stats
 ok "warm up: 2x capacity of 4 KiB random writes at QD 32" \
 	fio --eta=never --name=w --filename=/dev/"$T" --rw=randwrite --bs=4k \
 	--direct=1 --ioengine=libaio --iodepth=32 --norandommap \
-	--randrepeat=0 --size=32M --io_size=64M --output=/dev/null
+	--randrepeat=0 --size=16M --io_size=32M --output=/dev/null
 gc=$(st "$T" gc_busy_ns)
 er=$(st "$T" erase_busy_ns)
 erases=$(st "$T" erases)
@@ -102,16 +102,23 @@ is "$gc" "$(($(st "$T" gc_relocations) * 650000))" \
 is "$er" "$((erases * 8 * 2000000))" "erase_busy_ns = erases x 8 dies x tBERS"
 
 res=$(fio_terse --filename=/dev/"$T" --rw=randwrite --ioengine=libaio \
-	--iodepth=32 --norandommap --randrepeat=0 --size=32M --runtime=10 \
+	--iodepth=32 --norandommap --randrepeat=0 --size=16M --runtime=6 \
 	--time_based)
 iops=$(field "$res" 49)
 waf=$(st "$T" waf)
-sim=$(ftlsim --timing --size 32M --pages-per-block 64 --op-percent 7 \
+sim=$(ftlsim --timing --size 16M --pages-per-block 64 --op-percent 7 \
 	--policy greedy --fill --warmup 2 --writes 2 --queue-depth 32 --json |
 	sed -n 's/.*"host_iops": \([0-9.]*\).*/\1/p')
 diag "steady-state 4 KiB randwrite QD32: fio $iops IOPS, ftlsim $sim IOPS; device WAF so far $waf"
-ok "fio's IOPS is within 15 % of the model ($iops vs $sim)" \
-	awk -v f="$iops" -v s="$sim" 'BEGIN { exit !(s > 0 && f >= 0.85 * s && f <= 1.15 * s) }'
+if grep -q ' kasan_report$' /proc/kallsyms; then
+	# make check-debug: KASAN and lockdep make the guest's CPU, not the
+	# modeled flash, the bottleneck; the device must still never beat it.
+	ok "KASAN kernel: fio's IOPS is at most the model + 15 % ($iops vs $sim)" \
+		awk -v f="$iops" -v s="$sim" 'BEGIN { exit !(s > 0 && f <= 1.15 * s) }'
+else
+	ok "fio's IOPS is within 15 % of the model ($iops vs $sim)" \
+		awk -v f="$iops" -v s="$sim" 'BEGIN { exit !(s > 0 && f >= 0.85 * s && f <= 1.15 * s) }'
+fi
 ok "write latency mean $(field "$res" 81) us is above one tPROG" \
 	awk -v l="$(field "$res" 81)" 'BEGIN { exit !(l > 600) }'
 
