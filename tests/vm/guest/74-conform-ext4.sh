@@ -47,7 +47,7 @@ blocks_of() {
 # free_runs: sector ranges of the free runs, per group (unmounted);
 # free_blocks: the same merged.
 free_runs() {
-	dumpe2fs "/dev/$D" 2>/dev/null | sed -n 's/^ *Free blocks: //p' | tr ',' '\n' |
+	dumpe2fs "/dev/$D" 2>/dev/null | sed -n 's/^ \{1,\}Free blocks: //p' | tr ',' '\n' |
 		awk -v spb=$SPB 'NF { n = split($1, a, "-"); e = n > 1 ? a[2] : a[1]
 			print a[1] * spb, (e + 1) * spb }'
 }
@@ -88,7 +88,7 @@ wait_stable() {
 # extend_to_free FREED FREE: what ext4_try_to_trim_range discards for the
 # freed ranges: from each freed start to the end of the free run holding it.
 extend_to_free() {
-	awk 'BEGIN { n = 0 } NR == FNR { fs[n] = $1; fe[n] = $2; n++; next }
+	awk 'BEGIN { n = 0 } FILENAME == ARGV[1] { fs[n] = $1; fe[n] = $2; n++; next }
 	     { for (i = 0; i < n; i++) if ($1 >= fs[i] && $1 < fe[i]) { print $1, fe[i] - $1; next }
 	       print $1, $2 - $1 }' "$2" "$1" | ranges_merge
 }

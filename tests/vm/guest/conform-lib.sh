@@ -144,20 +144,21 @@ slab_bios() {
 
 # Set operations on merged "start end" range files (end exclusive).
 # ranges_outside A B: the ranges of A not contained in one range of B.
+# (FILENAME, not NR == FNR: with B empty, that would take A for B.)
 ranges_outside() {
-	awk 'BEGIN { n = 0 } NR == FNR { bs[n] = $1; be[n] = $2; n++; next }
+	awk 'BEGIN { n = 0 } FILENAME == ARGV[1] { bs[n] = $1; be[n] = $2; n++; next }
 	     { for (i = 0; i < n; i++) if ($1 >= bs[i] && $2 <= be[i]) next; print }' "$2" "$1"
 }
 
 # ranges_overlap A B: the ranges of A that share a sector with one of B.
 ranges_overlap() {
-	awk 'BEGIN { n = 0 } NR == FNR { bs[n] = $1; be[n] = $2; n++; next }
+	awk 'BEGIN { n = 0 } FILENAME == ARGV[1] { bs[n] = $1; be[n] = $2; n++; next }
 	     { for (i = 0; i < n; i++) if ($1 < be[i] && bs[i] < $2) { print; next } }' "$2" "$1"
 }
 
 # ranges_sub A B: the sectors of A not in B, as merged ranges.
 ranges_sub() {
-	awk 'NR == FNR { for (s = $1; s < $2; s++) b[s] = 1; next }
+	awk 'FILENAME == ARGV[1] { for (s = $1; s < $2; s++) b[s] = 1; next }
 	     { for (s = $1; s < $2; s++) if (!(s in b)) print s, 1 }' "$2" "$1" | ranges_merge
 }
 
@@ -170,8 +171,11 @@ pages_covered() {
 }
 
 # ranges_nonzero DEV FILE: non-zero bytes in the merged "start end" ranges
-# of FILE, read from DEV with O_DIRECT (not through the page cache).
+# of FILE, read from DEV, not from a stale page cache: busybox dd falls
+# back to buffered reads when its 512-byte buffer is unfit for O_DIRECT,
+# so the cache is dropped first.
 ranges_nonzero() {
+	blockdev --flushbufs "$1"
 	while read -r _s _e; do
 		dd if="$1" bs=512 skip="$_s" count=$((_e - _s)) iflag=direct 2>/dev/null
 	done <"$2" | tr -d '\000' | wc -c
