@@ -210,7 +210,10 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	spin_lock(&dev->timing_lock);
 	latency = ftl_timing_req_end(&dev->timing, &cmd->treq);
 	spin_unlock(&dev->timing_lock);
-	trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq), latency);
+	/* Counting the request's flash pages is for the trace alone. */
+	if (trace_ftlblk_complete_enabled())
+		trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq),
+				      latency);
 	if (cmd->treq.done <= ktime_get_ns()) {
 		blk_mq_end_request(rq, sts);
 		return;
