@@ -14,6 +14,8 @@
  *   FTL_READ_ONCE(x)       a load / store of a map entry that the host may
  *   FTL_WRITE_ONCE(x, v)   read without its lock (ftl_lookup_unlocked()):
  *                          one untorn access the compiler keeps as written
+ *   FTL_LOAD_ACQUIRE(x)    the same with acquire / release ordering, for
+ *   FTL_STORE_RELEASE(x, v) the write cache's entries (cache.h)
  *
  * The kernel implementation is port_kernel.h, the user-space one
  * port_user.h. Allocation only happens in ftl_create(); every other call

@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <asm/barrier.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
@@ -19,5 +20,11 @@
 #define ftl_err(fmt, ...)	pr_err("ftl: " fmt "\n", ##__VA_ARGS__)
 #define FTL_READ_ONCE(x)	READ_ONCE(x)
 #define FTL_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
+/*
+ * The write cache's entries (cache.h): a reader without the host's lock
+ * that loads an entry (acquire) sees what was stored before it (release).
+ */
+#define FTL_LOAD_ACQUIRE(x)	smp_load_acquire(&(x))	/* pairs with below */
+#define FTL_STORE_RELEASE(x, v)	smp_store_release(&(x), v)	/* see above */
 
 #endif /* FTL_PORT_KERNEL_H */

@@ -57,6 +57,8 @@ void *ftl_port_zalloc(size_t bytes);
 
 #define FTL_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define FTL_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define FTL_LOAD_ACQUIRE(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define FTL_STORE_RELEASE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
 #define ftl_err(fmt, ...) do {						\
 	if (!ftl_port_quiet)						\
