@@ -32,6 +32,7 @@ struct ftlblk_item {
 	 * it, so it may change while powered on.
 	 */
 	struct badblocks bb;
+	unsigned int cut_mode;		/* power_cut_mode, kept across power */
 };
 
 /*
@@ -139,6 +140,7 @@ FTLBLK_FIELD_ATTR(max_discard_sectors, FTLBLK_MAX_DISCARD_SECTORS);
 FTLBLK_FIELD_ATTR(submit_queues, FTLBLK_SUBMIT_QUEUES);
 FTLBLK_FIELD_ATTR(hw_queue_depth, FTLBLK_HW_QUEUE_DEPTH);
 FTLBLK_FIELD_ATTR(write_cache, FTLBLK_WRITE_CACHE);
+FTLBLK_FIELD_ATTR(cache_mib, FTLBLK_CACHE_MIB);
 FTLBLK_FIELD_ATTR(program_fail_ppm, FTLBLK_PROGRAM_FAIL_PPM);
 FTLBLK_FIELD_ATTR(erase_fail_ppm, FTLBLK_ERASE_FAIL_PPM);
 FTLBLK_FIELD_ATTR(fault_seed, FTLBLK_FAULT_SEED);
@@ -179,6 +181,8 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 	mutex_lock(&ftlblk_cfg_lock);
 	if (on && !fi->dev) {
 		err = ftlblk_create(&fi->cfg, &fi->bb, name, &fi->dev);
+		if (!err)
+			fi->dev->cut_mode = fi->cut_mode;
 	} else if (!on && fi->dev) {
 		err = ftlblk_remove(fi->dev, false);
 		if (!err)
@@ -188,6 +192,69 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 	return err ? err : count;
 }
 CONFIGFS_ATTR(ftlblk_item_, power);
+
+/* Like ftl/power_cut of the disk; the device must be powered on. */
+static ssize_t ftlblk_item_power_cut_show(struct config_item *item,
+					  char *page)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	bool off;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	off = fi->dev && READ_ONCE(fi->dev->power_off);
+	mutex_unlock(&ftlblk_cfg_lock);
+	return sysfs_emit(page, "%d\n", off);
+}
+
+static ssize_t ftlblk_item_power_cut_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	const char *name = config_item_name(item);
+	int err;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	if (fi->dev) {
+		err = ftlblk_power_store(fi->dev, name, page);
+	} else {
+		pr_err("%s: cannot write power_cut: device is not powered on (write 1 to power first)\n",
+		       name);
+		err = -ENODEV;
+	}
+	mutex_unlock(&ftlblk_cfg_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(ftlblk_item_, power_cut);
+
+/* Unlike the fields, also while powered on. */
+static ssize_t ftlblk_item_power_cut_mode_show(struct config_item *item,
+					       char *page)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	unsigned int mode;
+
+	mutex_lock(&ftlblk_cfg_lock);
+	mode = fi->cut_mode;
+	mutex_unlock(&ftlblk_cfg_lock);
+	return sysfs_emit(page, "%s\n", ftlblk_cut_mode_name(mode));
+}
+
+static ssize_t ftlblk_item_power_cut_mode_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct ftlblk_item *fi = to_ftlblk_item(item);
+	int mode = ftlblk_cut_mode_parse(config_item_name(item), page);
+
+	if (mode < 0)
+		return mode;
+	mutex_lock(&ftlblk_cfg_lock);
+	fi->cut_mode = mode;
+	if (fi->dev)
+		WRITE_ONCE(fi->dev->cut_mode, mode);
+	mutex_unlock(&ftlblk_cfg_lock);
+	return count;
+}
+CONFIGFS_ATTR(ftlblk_item_, power_cut_mode);
 
 static ssize_t ftlblk_item_index_show(struct config_item *item, char *page)
 {
@@ -232,6 +299,7 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_submit_queues,
 	&ftlblk_item_attr_hw_queue_depth,
 	&ftlblk_item_attr_write_cache,
+	&ftlblk_item_attr_cache_mib,
 	&ftlblk_item_attr_program_fail_ppm,
 	&ftlblk_item_attr_erase_fail_ppm,
 	&ftlblk_item_attr_fault_seed,
@@ -246,6 +314,8 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_channel_mbps,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
+	&ftlblk_item_attr_power_cut,
+	&ftlblk_item_attr_power_cut_mode,
 	&ftlblk_item_attr_index,
 	NULL,
 };
@@ -280,6 +350,7 @@ static struct config_item *ftlblk_make_item(struct config_group *group,
 		return ERR_PTR(-ENOMEM);
 	}
 	fi->cfg = ftlblk_defaults;
+	fi->cut_mode = ftlblk_default_cut_mode;
 	config_item_init_type_name(&fi->item, name, &ftlblk_item_type);
 	return &fi->item;
 }

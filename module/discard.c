@@ -14,7 +14,11 @@
  * FTLBLK_UNMAP_BATCH pages in all: what fstrim and filesystems send) run
  * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq, where
  * they may allocate with GFP_NOIO and reschedule between batches, so that
- * reads and writes keep flowing beside them.
+ * reads and writes keep flowing beside them. A flush that has cached
+ * updates to write back (cache.c) runs there too.
+ *
+ * Every change goes through ftlblk_store_page() and ftlblk_store_unmap()
+ * (cache.c): into the write cache if it is on, else to the FTL.
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>
@@ -45,20 +49,21 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 				      unsigned int first, unsigned int count,
 				      bool discard, bool keep_mapped)
 {
-	struct page *page, *released;
-	struct ftlblk_released rel = { &released, 1 };
+	/* Replacing a cached page may also write back another. */
+	struct page *page, *released[2];
+	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+	bool holds_data;
 	void *buf;
 	int err = 0;
 
 	spin_lock(&dev->lock);
 	if (discard)
 		dev->ctr.sectors_zeroed += count;
-	/* fstrim re-discards free space: most partial pages hold nothing. */
-	if (!keep_mapped && ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED) {
-		spin_unlock(&dev->lock);
-		return BLK_STS_OK;
-	}
+	holds_data = ftlblk_lpn_has_data(dev, lpn);
 	spin_unlock(&dev->lock);
+	/* fstrim re-discards free space: most partial pages hold nothing. */
+	if (!keep_mapped && !holds_data)
+		return BLK_STS_OK;
 
 	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
 	if (err)
@@ -66,14 +71,14 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	buf = page_address(page);
 	ftlblk_lock(dev, &rel);
 	/* The page may have been discarded meanwhile; then it reads zero. */
-	if (keep_mapped || ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED) {
+	if (keep_mapped || ftlblk_lpn_has_data(dev, lpn)) {
 		ftlblk_copy_page_locked(dev, lpn, buf, 0, 0);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
 		if (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {
-			err = ftlblk_install_page(dev, lpn, page, treq);
+			err = ftlblk_store_page(dev, lpn, page, treq, false);
 			page = err ? page : NULL;
 		} else {
-			ftl_unmap(dev->ftl, lpn, 1);
+			err = ftlblk_store_unmap(dev, lpn, 1, false, treq);
 		}
 	}
 	ftlblk_unlock(dev);
@@ -88,8 +93,8 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 				     u64 count)
 {
 	for (; count; lpn++, count--) {
-		struct page *page, *released;
-		struct ftlblk_released rel = { &released, 1 };
+		struct page *page, *released[2];
+		struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 		int err;
 
 		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
@@ -98,7 +103,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 			       BLK_STS_RESOURCE;
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(dev, &rel);
-		err = ftlblk_install_page(dev, lpn, page, treq);
+		err = ftlblk_store_page(dev, lpn, page, treq, false);
 		ftlblk_unlock(dev);
 		if (err) {
 			ftlblk_pages_put(dev, &page, 1);
@@ -109,28 +114,33 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 	return BLK_STS_OK;
 }
 
+/* Pages unmapped per hold: with the cache each may release two pages. */
+static u64 unmap_batch(struct ftlblk_dev *dev)
+{
+	return ftlblk_cache_on(dev) ? FTLBLK_UNMAP_BATCH / 2 :
+	       FTLBLK_UNMAP_BATCH;
+}
+
 /*
  * Reschedules between batches only, so a range of at most one batch (a
  * quick discard, run from queue_rq) never sleeps. @buf holds what one
  * batch releases.
  */
-static blk_status_t unmap_pages(struct ftlblk_dev *dev, struct page **buf,
+static blk_status_t unmap_pages(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 				u64 lpn, u64 count, bool discard)
 {
-	struct ftlblk_released rel = { buf, FTLBLK_UNMAP_BATCH };
+	struct ftlblk_released rel = { cmd->pages, FTLBLK_UNMAP_BATCH };
+	u64 batch = unmap_batch(dev);
 
 	while (count) {
-		u64 n = min_t(u64, count, FTLBLK_UNMAP_BATCH);
-		s64 ret;
+		u64 n = min(count, batch);
+		int err;
 
 		ftlblk_lock(dev, &rel);
 		/* Page counts add up over batches; ctr counts requests. */
-		if (discard)
-			ret = ftl_discard(dev->ftl, lpn, n);
-		else
-			ret = ftl_unmap(dev->ftl, lpn, n);
+		err = ftlblk_store_unmap(dev, lpn, n, discard, &cmd->treq);
 		ftlblk_unlock(dev);
-		if (ret < 0)
+		if (err)
 			return BLK_STS_IOERR;
 		lpn += n;
 		count -= n;
@@ -181,7 +191,7 @@ static blk_status_t zero_range(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 	if ((parts & ZERO_WHOLE) && first_whole <= last_whole)
 		sts = nounmap ? write_zero_pages(dev, &cmd->treq, first_whole,
 						 last_whole - first_whole + 1) :
-		      unmap_pages(dev, cmd->pages, first_whole,
+		      unmap_pages(dev, cmd, first_whole,
 				  last_whole - first_whole + 1, discard);
 	if (!(parts & ZERO_PARTIAL))
 		return sts;
@@ -273,7 +283,7 @@ static bool range_is_whole_pages(struct ftlblk_dev *dev, sector_t sector,
 	return !(sector & mask) && !(nr_sects & mask);
 }
 
-/* Whole flash pages only, FTLBLK_UNMAP_BATCH at most: no memory, no sleep. */
+/* Whole flash pages only, one unmap batch at most: no memory, no sleep. */
 static bool discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
 {
 	struct bio *bio;
@@ -283,14 +293,14 @@ static bool discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
 		return range_is_whole_pages(dev, blk_rq_pos(rq),
 					    blk_rq_sectors(rq)) &&
 		       blk_rq_sectors(rq) <=
-		       (u64)FTLBLK_UNMAP_BATCH * dev->sectors_per_page;
+		       unmap_batch(dev) * dev->sectors_per_page;
 	__rq_for_each_bio(bio, rq) {
 		if (!range_is_whole_pages(dev, bio->bi_iter.bi_sector,
 					  bio_sectors(bio)))
 			return false;
 		sectors += bio_sectors(bio);
 	}
-	return sectors <= (u64)FTLBLK_UNMAP_BATCH * dev->sectors_per_page;
+	return sectors <= unmap_batch(dev) * dev->sectors_per_page;
 }
 
 static void ftlblk_zero_work(struct work_struct *work)
@@ -302,6 +312,8 @@ static void ftlblk_zero_work(struct work_struct *work)
 
 	if (req_op(rq) == REQ_OP_DISCARD)
 		sts = ftlblk_discard(dev, rq);
+	else if (req_op(rq) == REQ_OP_FLUSH)
+		sts = ftlblk_cache_flush(dev, rq);
 	else
 		sts = ftlblk_write_zeroes(dev, rq);
 	/* No memory even after reclaim: let blk-mq try again later. */
@@ -325,6 +337,15 @@ void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq)
 		ftlblk_end_request(dev, rq, ftlblk_discard(dev, rq));
 		return;
 	}
+	ftlblk_queue_work(cmd);
+}
+
+/**
+ * ftlblk_queue_work() - serve a started request on ftlblk_wq
+ * @cmd: its PDU; a discard, write-zeroes or flush
+ */
+void ftlblk_queue_work(struct ftlblk_cmd *cmd)
+{
 	queue_work(ftlblk_wq, &cmd->work);
 }
 

@@ -8,6 +8,7 @@
  * pages.c    data pages: the pool that recycles them
  * faults.c   flash faults: bad blocks, read-only end of life
  * timing.c   NAND timing: requests complete when the modeled flash would
+ * cache.c    the volatile write cache (write_cache=1) and power cuts
  * configfs.c /sys/kernel/config/ftlblk/<name>/ device interface
  * sysfs.c    /sys/block/ftlblkN/ftl/ statistics
  * badblocks.c host-visible bad sectors (ftl/badblocks, configfs badblocks)
@@ -22,10 +23,12 @@
 #include <linux/blkdev.h>
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "cache.h"
 #include "ftl.h"
 #include "timing.h"
 
@@ -50,6 +53,7 @@ enum ftlblk_field_id {
 	FTLBLK_SUBMIT_QUEUES,
 	FTLBLK_HW_QUEUE_DEPTH,
 	FTLBLK_WRITE_CACHE,
+	FTLBLK_CACHE_MIB,
 	FTLBLK_PROGRAM_FAIL_PPM,
 	FTLBLK_ERASE_FAIL_PPM,
 	FTLBLK_FAULT_SEED,
@@ -99,14 +103,20 @@ struct ftlblk_counters {
 	u64 write_zeroes_requests;
 	u64 flush_requests;
 	u64 mem_limit_rejections;	/* requests failed at mem_limit_mib */
+	u64 power_cuts;
+	u64 cache_writebacks;		/* cached updates made durable */
+	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 };
 
 /* Largest read or write request: 1 MiB, as brd's and most NVMe's. */
 #define FTLBLK_MAX_HW_SECTORS	(SZ_1M >> SECTOR_SHIFT)
 /* Flash pages a read or write request can touch (4 KiB pages, unaligned). */
 #define FTLBLK_MAX_RQ_PAGES	((SZ_1M >> 12) + 1)
-/* data[] holds frame number + 1 in 32 bits: RAM below 16 TiB. */
-#define FTLBLK_MAX_FRAME	(U32_MAX - 1UL)
+/*
+ * data[] and the cache hold frame number + 1 in 32 bits: RAM below 16 TiB
+ * (and below the cache's markers).
+ */
+#define FTLBLK_MAX_FRAME	((unsigned long)FTL_CACHE_MAX_HANDLE - 1)
 /* Free data pages kept for reuse: two largest requests' worth. */
 #define FTLBLK_POOL_MAX_BYTES	(2 * SZ_1M)
 
@@ -137,6 +147,12 @@ struct ftlblk_released {
 	struct page **pages;
 	unsigned int max;
 	unsigned int nr;
+};
+
+/* power_cut_mode: what a power cut does to the cached updates. */
+enum ftlblk_cut_mode {
+	FTLBLK_CUT_ALL,		/* every one is lost */
+	FTLBLK_CUT_RANDOM,	/* each is kept or lost, by chance */
 };
 
 /* What lock-free readers count, per CPU; sysfs adds them to the FTL's. */
@@ -221,6 +237,20 @@ struct ftlblk_dev {
 	struct ftl_timing timing;
 	struct ftl_timing_req *treq;
 
+	/*
+	 * Volatile write cache (cache.c), with write_cache=1; cache.slot is
+	 * NULL without. cache, power_off and cuts_seen are protected by
+	 * lock; power_off is also read without it (queue_rq, completions),
+	 * where a stale value only lets one more request fail or pass as if
+	 * it had come a moment earlier or later. power_mutex serializes
+	 * cutting and restoring the power; cut_mode is power_cut_mode.
+	 */
+	struct ftl_cache cache;
+	bool power_off;
+	unsigned int cut_mode;
+	u32 cuts_seen;
+	struct mutex power_mutex;	/* serializes power cuts, see above */
+
 	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
 	struct badblocks *bb;
 	struct badblocks bb_own;
@@ -245,6 +275,12 @@ static inline void ftlblk_set_data(struct ftlblk_dev *dev, u32 ppn,
 	smp_store_release(&dev->data[ppn], page ? page_to_pfn(page) + 1 : 0);
 }
 
+/* Is the volatile write cache on (write_cache=1)? */
+static inline bool ftlblk_cache_on(const struct ftlblk_dev *dev)
+{
+	return dev->cache.slot;
+}
+
 /* Bytes in one flash page. */
 static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 {
@@ -253,6 +289,7 @@ static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 
 /* main.c */
 extern struct ftlblk_config ftlblk_defaults;
+extern unsigned int ftlblk_default_cut_mode;
 int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who);
 int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
@@ -266,9 +303,11 @@ void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len);
 int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
 			struct ftl_timing_req *treq);
+bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);
 
 /* discard.c */
 void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq);
+void ftlblk_queue_work(struct ftlblk_cmd *cmd);
 void ftlblk_init_cmd(struct ftlblk_cmd *cmd);
 int ftlblk_zero_init(void);
 void ftlblk_zero_exit(void);
@@ -317,6 +356,24 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 			blk_status_t sts);
 void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st);
 void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
+
+/* cache.c */
+int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+		      struct ftl_timing_req *treq, bool fua);
+int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
+		       bool discard, struct ftl_timing_req *treq);
+bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
+int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+				struct page **pagep);
+bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev);
+blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq);
+void ftlblk_set_power(struct ftlblk_dev *dev, bool on);
+int ftlblk_power_store(struct ftlblk_dev *dev, const char *who,
+		       const char *buf);
+int ftlblk_cut_mode_parse(const char *who, const char *buf);
+const char *ftlblk_cut_mode_name(unsigned int mode);
+int ftlblk_cache_init(struct ftlblk_dev *dev);
+void ftlblk_cache_exit(struct ftlblk_dev *dev);
 
 /* configfs.c */
 int ftlblk_configfs_init(void);

@@ -84,6 +84,9 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 				    .help = "1..4096 (requests per queue)" },
 	[FTLBLK_WRITE_CACHE] = { .name = "write_cache", .min = 0, .max = 1,
 				 .help = "0 or 1" },
+	[FTLBLK_CACHE_MIB] = { .name = "cache_mib", .min = 0,
+			       .max = FTLBLK_MAX_SIZE_MIB,
+			       .help = "0 (as large as the device) or 1..65536 (MiB)" },
 	[FTLBLK_PROGRAM_FAIL_PPM] = { .name = "program_fail_ppm", .min = 0,
 				      .max = FTL_MAX_FAIL_PPM,
 				      .help = "0..100000 (failed page programs per million)" },
@@ -198,7 +201,16 @@ MODULE_PARM_DESC(hw_queue_depth, "Requests per hardware queue, 1..4096. Default:
 
 module_param_named(write_cache, ftlblk_defaults.val[FTLBLK_WRITE_CACHE],
 		   uint, 0444);
-MODULE_PARM_DESC(write_cache, "Advertise a volatile write cache, so flushes and FUA reach the device, 0 or 1. Default: 0");
+MODULE_PARM_DESC(write_cache, "Volatile write cache: completed writes and discards are durable only after a flush or FUA, 0 or 1. Default: 0");
+
+module_param_named(cache_mib, ftlblk_defaults.val[FTLBLK_CACHE_MIB],
+		   uint, 0444);
+MODULE_PARM_DESC(cache_mib, "Write cache capacity in MiB, 0 = as large as the device, 1..65536. Default: 0");
+
+static char *power_cut_mode = "all";
+module_param(power_cut_mode, charp, 0444);
+MODULE_PARM_DESC(power_cut_mode, "What a power cut does to cached updates: all (lost) or random (each kept or lost). Default: all");
+unsigned int ftlblk_default_cut_mode;
 
 module_param_named(program_fail_ppm, ftlblk_defaults.val[FTLBLK_PROGRAM_FAIL_PPM],
 		   uint, 0444);
@@ -347,7 +359,8 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	blk_mq_start_request(rq);
 	ftlblk_timing_start(dev, rq);
-	if (ftlblk_bad_sectors(dev, rq)) {
+	/* Power cut: a disconnected disk answers nothing. */
+	if (READ_ONCE(dev->power_off) || ftlblk_bad_sectors(dev, rq)) {
 		blk_mq_end_request(rq, BLK_STS_IOERR);
 		return BLK_STS_OK;
 	}
@@ -365,10 +378,11 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 			return sts;
 		break;
 	case REQ_OP_FLUSH:
-		/* RAM has no volatile cache to write back. */
-		spin_lock(&dev->lock);
-		dev->ctr.flush_requests++;
-		spin_unlock(&dev->lock);
+		/* Writing back the cache may take long: on the workqueue. */
+		if (ftlblk_cache_flush_needed(dev)) {
+			ftlblk_queue_work(blk_mq_rq_to_pdu(rq));
+			return BLK_STS_OK;
+		}
 		sts = BLK_STS_OK;
 		break;
 	case REQ_OP_DISCARD:
@@ -489,10 +503,7 @@ static void ftlblk_set_limits(struct ftlblk_dev *dev)
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
-	/*
-	 * RAM loses nothing on a flush, but a device that claims a cache
-	 * receives the flushes filesystems send, which is worth observing.
-	 */
+	/* With the cache, flushes and FUA writes reach us (cache.c). */
 	blk_queue_write_cache(q, v[FTLBLK_WRITE_CACHE], v[FTLBLK_WRITE_CACHE]);
 	if (!v[FTLBLK_DISCARD]) {
 		/* discard_max_bytes 0: the block layer answers -EOPNOTSUPP. */
@@ -534,8 +545,14 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 		err = -ENOMEM;
 		goto free_ftl;
 	}
+	err = ftlblk_cache_init(dev);
+	if (err)
+		goto free_data;
 	return 0;
 
+free_data:
+	kvfree(dev->data);
+	dev->data = NULL;
 free_ftl:
 	ftl_destroy(dev->ftl);
 	dev->ftl = NULL;
@@ -551,6 +568,7 @@ free_reads:
 
 static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 {
+	ftlblk_cache_exit(dev);
 	/* Releases, and so frees, every data page still holding data. */
 	ftl_destroy(dev->ftl);
 	WARN_ON(dev->data_pages);
@@ -625,6 +643,7 @@ int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 	if (!dev)
 		return -ENOMEM;
 	dev->cfg = *cfg;
+	dev->cut_mode = ftlblk_default_cut_mode;
 	spin_lock_init(&dev->lock);
 	ftlblk_faults_init(dev);
 	err = ftlblk_bb_attach(dev, bb);
@@ -724,6 +743,10 @@ static int __init ftlblk_check_params(void)
 		return -EINVAL;
 	}
 	ftlblk_defaults.val[FTLBLK_GC_POLICY] = policy;
+	policy = ftlblk_cut_mode_parse("module parameter", power_cut_mode);
+	if (policy < 0)
+		return policy;
+	ftlblk_default_cut_mode = policy;
 	if (nr_devices > 64) {
 		pr_err("module parameter: invalid nr_devices %u: allowed 0..64\n",
 		       nr_devices);

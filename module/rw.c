@@ -21,6 +21,9 @@
  *   whose memory outlives a concurrent overwrite, discard or erase. Only
  *   a read that races with a change of its own page looks up under the
  *   lock.
+ * - With the write cache (cache.c) a page's latest data may be a cached
+ *   page: readers look there first, with the same pin-and-recheck, and
+ *   writes store into it (or, FUA, program and drop the cached copy).
  */
 #include <linux/bio.h>
 #include <linux/highmem.h>
@@ -111,6 +114,19 @@ static unsigned int next_batch(struct ftlblk_dev *dev, u64 *pos,
 	return n;
 }
 
+/* Under dev->lock: the page with @lpn's latest data, NULL for zeroes. */
+static struct page *current_page_locked(struct ftlblk_dev *dev, u64 lpn)
+{
+	struct page *page;
+	u32 ppn;
+
+	lockdep_assert_held(&dev->lock);
+	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, &page))
+		return page;
+	ppn = ftl_lookup(dev->ftl, lpn);
+	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
+}
+
 /**
  * ftlblk_copy_page_locked() - the current contents of a logical page
  * @dev: device, dev->lock held
@@ -125,18 +141,29 @@ void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 {
 	unsigned int page_size = ftlblk_page_bytes(dev);
 	unsigned int keep_end = keep_off + keep_len;
-	u32 ppn = ftl_lookup(dev->ftl, lpn);
+	struct page *page = current_page_locked(dev, lpn);
 	void *src;
 
-	lockdep_assert_held(&dev->lock);
-	if (ppn == FTL_UNMAPPED) {
+	if (!page) {
 		memset(buf, 0, keep_off);
 		memset(buf + keep_end, 0, page_size - keep_end);
 		return;
 	}
-	src = page_address(ftlblk_data(dev, ppn));
+	src = page_address(page);
 	memcpy(buf, src, keep_off);
 	memcpy(buf + keep_end, src + keep_end, page_size - keep_end);
+}
+
+/**
+ * ftlblk_lpn_has_data() - does @lpn hold data, cached or on flash?
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ *
+ * Return: false if it reads as zeroes without being stored.
+ */
+bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn)
+{
+	return current_page_locked(dev, lpn);
 }
 
 /**
@@ -185,9 +212,19 @@ int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
 static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 			 u32 *ppnp)
 {
-	u32 ppn = ftl_lookup_unlocked(dev->ftl, lpn), frame;
+	u32 ppn, frame;
 	struct page *page;
+	int cached;
 
+	*ppnp = FTL_UNMAPPED;	/* a cache hit reads no flash */
+	if (ftlblk_cache_on(dev)) {
+		cached = ftlblk_cached_page_unlocked(dev, lpn, pagep);
+		if (cached < 0)
+			return false;
+		if (cached)
+			goto count;
+	}
+	ppn = ftl_lookup_unlocked(dev->ftl, lpn);
 	*pagep = NULL;
 	*ppnp = ppn;
 	if (ppn != FTL_UNMAPPED) {
@@ -205,6 +242,7 @@ static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 		}
 		*pagep = page;
 	}
+count:
 	this_cpu_inc(dev->reads->pages);
 	if (!*pagep)
 		this_cpu_inc(dev->reads->unmapped);
@@ -219,6 +257,14 @@ static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 	int err;
 
 	spin_lock(&dev->lock);
+	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, pagep)) {
+		*ppnp = FTL_UNMAPPED;
+		if (*pagep)
+			get_page(*pagep);
+		spin_unlock(&dev->lock);
+		this_cpu_inc(dev->reads->pages);
+		return 0;
+	}
 	err = ftl_read(dev->ftl, lpn, &ppn);
 	*ppnp = ppn;
 	*pagep = err || ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
@@ -228,7 +274,7 @@ static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 	return err;
 }
 
-/* With timing: the flash reads of the pages that hold data. */
+/* With timing: the flash reads of the pages that hold data on flash. */
 static void time_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
 		       const struct ftlblk_chunk *chunks, unsigned int n)
 {
@@ -238,7 +284,7 @@ static void time_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
 	if (!dev->timing_on)
 		return;
 	for (i = 0; i < n; i++)
-		if (chunks[i].page)
+		if (chunks[i].page && chunks[i].ppn != FTL_UNMAPPED)
 			ppns[mapped++] = chunks[i].ppn;
 	ftlblk_timing_reads(dev, treq, ppns, mapped);
 }
@@ -298,12 +344,16 @@ static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 /* Program @n chunks with the new pages @pages (the request's, in order). */
 static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 				struct ftlblk_chunk *chunks, unsigned int n,
-				struct page **pages, struct ftl_timing_req *treq)
+				struct page **pages, struct ftl_timing_req *treq,
+				bool fua)
 {
 	unsigned int page_size = ftlblk_page_bytes(dev), i;
-	/* Each program releases at most the page it replaces. */
-	struct page *released[FTLBLK_BATCH_PAGES];
-	struct ftlblk_released rel = { released, FTLBLK_BATCH_PAGES };
+	/*
+	 * Each page releases at most the one it replaces, and with the cache
+	 * the flash page a write-back replaces (or, FUA, the cached copy).
+	 */
+	struct page *released[2 * FTLBLK_BATCH_PAGES];
+	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
@@ -319,7 +369,7 @@ static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 			ftlblk_copy_page_locked(dev, ch->lpn,
 						page_address(ch->page),
 						ch->off, ch->len);
-		err = ftlblk_install_page(dev, ch->lpn, ch->page, treq);
+		err = ftlblk_store_page(dev, ch->lpn, ch->page, treq, fua);
 		if (!err)
 			ch->page = NULL;
 	}
@@ -351,7 +401,7 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks);
 		sts = write_batch(dev, &c, chunks, n, cmd->pages + used,
-				  &cmd->treq);
+				  &cmd->treq, rq->cmd_flags & REQ_FUA);
 		used += n;
 	}
 	if (used < nr_pages)

@@ -20,6 +20,7 @@ struct ftlblk_snapshot {
 	u64 data_bytes;
 	u64 pool_bytes;
 	u64 metadata_bytes;
+	u64 cached_pages;
 };
 
 static struct ftlblk_dev *to_ftlblk(struct device *d)
@@ -39,6 +40,9 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 	s->metadata_bytes = ftl_metadata_bytes(dev->ftl) +
 			    s->geo.physical_pages * sizeof(*dev->data) +
 			    sizeof(*dev);
+	if (ftlblk_cache_on(dev))
+		s->metadata_bytes += ftl_cache_metadata_bytes(&dev->cache);
+	s->cached_pages = dev->cache.entries;
 	spin_unlock(&dev->lock);
 	for_each_possible_cpu(cpu) {
 		const struct ftlblk_reads *r = per_cpu_ptr(dev->reads, cpu);
@@ -99,6 +103,10 @@ FTLBLK_STAT_ATTR(sectors_zeroed, s.ctr.sectors_zeroed);
 FTLBLK_STAT_ATTR(write_zeroes_requests, s.ctr.write_zeroes_requests);
 FTLBLK_STAT_ATTR(flush_requests, s.ctr.flush_requests);
 FTLBLK_STAT_ATTR(mem_limit_rejections, s.ctr.mem_limit_rejections);
+FTLBLK_STAT_ATTR(power_cuts, s.ctr.power_cuts);
+FTLBLK_STAT_ATTR(cache_writebacks, s.ctr.cache_writebacks);
+FTLBLK_STAT_ATTR(pages_lost_at_power_cut, s.ctr.pages_lost_at_power_cut);
+FTLBLK_STAT_ATTR(cached_pages, s.cached_pages);
 FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
 FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
 FTLBLK_STAT_ATTR(free_blocks, s.ftl.free_blocks);
@@ -144,6 +152,8 @@ static ssize_t _name##_show(struct device *d,				\
 }									\
 static DEVICE_ATTR_RO(_name)
 
+FTLBLK_CFG_ATTR(write_cache, FTLBLK_WRITE_CACHE);
+FTLBLK_CFG_ATTR(cache_mib, FTLBLK_CACHE_MIB);
 FTLBLK_CFG_ATTR(timing, FTLBLK_TIMING);
 FTLBLK_CFG_ATTR(channels, FTLBLK_CHANNELS);
 FTLBLK_CFG_ATTR(dies_per_channel, FTLBLK_DIES_PER_CHANNEL);
@@ -151,6 +161,43 @@ FTLBLK_CFG_ATTR(read_us, FTLBLK_READ_US);
 FTLBLK_CFG_ATTR(program_us, FTLBLK_PROGRAM_US);
 FTLBLK_CFG_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_CFG_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
+
+static ssize_t power_cut_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	return emit_u64(buf, READ_ONCE(to_ftlblk(d)->power_off));
+}
+
+static ssize_t power_cut_store(struct device *d, struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+	int err = ftlblk_power_store(dev, dev->disk->disk_name, buf);
+
+	return err ? err : len;
+}
+static DEVICE_ATTR_RW(power_cut);
+
+static ssize_t power_cut_mode_show(struct device *d,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  ftlblk_cut_mode_name(READ_ONCE(to_ftlblk(d)->cut_mode)));
+}
+
+static ssize_t power_cut_mode_store(struct device *d,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+	int mode = ftlblk_cut_mode_parse(dev->disk->disk_name, buf);
+
+	if (mode < 0)
+		return mode;
+	WRITE_ONCE(dev->cut_mode, mode);
+	return len;
+}
+static DEVICE_ATTR_RW(power_cut_mode);
 
 static ssize_t reset_stats_store(struct device *d,
 				 struct device_attribute *attr,
@@ -194,6 +241,14 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_write_zeroes_requests.attr,
 	&dev_attr_flush_requests.attr,
 	&dev_attr_mem_limit_rejections.attr,
+	&dev_attr_power_cuts.attr,
+	&dev_attr_cache_writebacks.attr,
+	&dev_attr_pages_lost_at_power_cut.attr,
+	&dev_attr_cached_pages.attr,
+	&dev_attr_write_cache.attr,
+	&dev_attr_cache_mib.attr,
+	&dev_attr_power_cut.attr,
+	&dev_attr_power_cut_mode.attr,
 	&dev_attr_unmapped_reads.attr,
 	&dev_attr_valid_pages.attr,
 	&dev_attr_free_blocks.attr,

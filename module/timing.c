@@ -65,8 +65,12 @@ void ftlblk_timing_exit(struct ftlblk_dev *dev)
 static enum hrtimer_restart ftlblk_timer_expired(struct hrtimer *timer)
 {
 	struct ftlblk_cmd *cmd = container_of(timer, struct ftlblk_cmd, timer);
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct ftlblk_dev *dev = rq->q->queuedata;
 
-	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), cmd->sts);
+	/* The power went off before the flash finished: no answer. */
+	blk_mq_end_request(rq, READ_ONCE(dev->power_off) ? BLK_STS_IOERR :
+			   cmd->sts);
 	return HRTIMER_NORESTART;
 }
 
@@ -203,6 +207,9 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	u64 latency;
 
+	/* A disconnected disk completes nothing (cache.c). */
+	if (READ_ONCE(dev->power_off))
+		sts = BLK_STS_IOERR;
 	if (!dev->timing_on) {
 		blk_mq_end_request(rq, sts);
 		return;

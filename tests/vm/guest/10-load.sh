@@ -18,18 +18,22 @@ logical_pages physical_blocks spare_blocks pages_per_block gc_policy
 reset_stats mem_limit_rejections badblocks program_failures erase_failures
 bad_blocks read_only host_busy_ns gc_busy_ns erase_busy_ns channel_busy_ns
 requests_timed latency_ns_total timing channels dies_per_channel read_us
-program_us erase_us channel_mbps"
+program_us erase_us channel_mbps power_cuts cache_writebacks
+pages_lost_at_power_cut cached_pages write_cache cache_mib power_cut
+power_cut_mode"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
 max_discard_sectors submit_queues hw_queue_depth write_cache mem_limit_mib
 program_fail_ppm erase_fail_ppm fault_seed endurance timing channels
-dies_per_channel read_us program_us erase_us channel_mbps badblocks power index"
+dies_per_channel read_us program_us erase_us channel_mbps badblocks power index
+cache_mib power_cut power_cut_mode"
 PARAMS="nr_devices size blocksize page_size pages_per_block op_percent
 gc_policy wl_threshold gc_low_blocks gc_high_blocks discard
 max_discard_segments max_discard_sectors submit_queues hw_queue_depth
 write_cache mem_limit_mib program_fail_ppm erase_fail_ppm fault_seed endurance
-timing channels dies_per_channel read_us program_us erase_us channel_mbps"
+timing channels dies_per_channel read_us program_us erase_us channel_mbps
+cache_mib power_cut_mode"
 
 # The words of a list, sorted, on one line.
 # shellcheck disable=SC2086 # split on purpose
@@ -153,9 +157,9 @@ is "$(st "$d" logical_pages) $(st "$d" pages_per_block) $(st "$d" spare_blocks) 
 	"8192 64 26 154 154" "$d geometry: 8192 pages, 64 per block, ceil(8192*20/6400) = 26 spare, 154 blocks, all free"
 is "$(st "$d" gc_policy)" fifo "$d gc_policy fifo"
 ok "$d reads and writes" sh -c "dd if=/dev/urandom of=/tmp/geo.dat bs=64k count=4 2>/dev/null &&
-	dd if=/tmp/geo.dat of=/dev/$d bs=64k oflag=direct 2>/dev/null &&
+	dd if=/tmp/geo.dat of=/dev/$d bs=64k oflag=direct conv=fsync 2>/dev/null &&
 	dd if=/dev/$d of=/tmp/geo.rd bs=64k count=4 iflag=direct 2>/dev/null && cmp /tmp/geo.dat /tmp/geo.rd"
-is "$(st "$d" valid_pages)" 32 "$d: 256 KiB written = 32 valid 8 KiB pages"
+is "$(st "$d" valid_pages)" 32 "$d: 256 KiB written and flushed (write cache) = 32 valid 8 KiB pages"
 is "$(st ftlblk0 valid_pages)" 256 "ftlblk0 untouched by I/O to $d"
 
 is "$(errno-write $CFS/geo/power 0)" ok "power 0"

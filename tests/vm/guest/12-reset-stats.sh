@@ -56,9 +56,10 @@ cleanup() {
 trap cleanup EXIT
 
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
-# 16 MiB, 16 pages per block, a volatile write cache (so flushes arrive),
-# wear leveling at the smallest spread: GC and WL both run.
-R=$(mkdev r size=16 pages_per_block=16 wl_threshold=1 write_cache=1)
+# 16 MiB, 16 pages per block, a volatile write cache (so flushes arrive)
+# of 1 MiB (so writes reach the FTL before a flush), wear leveling at the
+# smallest spread: GC and WL both run.
+R=$(mkdev r size=16 pages_per_block=16 wl_threshold=1 write_cache=1 cache_mib=1)
 O=$(mkdev o size=16 pages_per_block=16)
 ok "devices r=$R and o=$O" test -b "/dev/$R" -a -b "/dev/$O"
 ok "$R: 48 MiB of random 4 KiB writes (GC, WL)" \

@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 170
+plan 175
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -118,6 +118,8 @@ param_exact "$P submit_queues 257: allowed 0 (one per CPU) or 1..256 (hardware q
 param_exact "$P hw_queue_depth 0: allowed 1..4096 (requests per queue)" hw_queue_depth=0
 param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_queue_depth=4097
 param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
+param_exact "$P cache_mib 65537: allowed 0 (as large as the device) or 1..65536 (MiB)" cache_mib=65537
+param_exact "ftlblk: module parameter: invalid power_cut_mode 'sometimes': allowed all or random" power_cut_mode=sometimes
 param_exact "$P program_fail_ppm 100001: allowed 0..100000 (failed page programs per million)" program_fail_ppm=100001
 param_exact "$P erase_fail_ppm 100001: allowed 0..100000 (failed block erases per million)" erase_fail_ppm=100001
 param_exact "$P endurance 100000001: allowed 0 (unlimited) or 1..100000000 (erases a block survives)" endurance=100000001
@@ -211,6 +213,8 @@ refuse $E hw_queue_depth 4097 "1..4096"
 refuse $E hw_queue_depth abc "1..4096"
 refuse $E write_cache 2 "0 or 1"
 refuse $E write_cache abc "0 or 1"
+refuse $E cache_mib 65537 "0 (as large as the device) or 1..65536"
+refuse $E power_cut_mode bogus "all or random"
 refuse $E program_fail_ppm 100001 "0..100000"
 refuse $E program_fail_ppm abc "0..100000"
 refuse $E erase_fail_ppm 100001 "0..100000"
@@ -227,6 +231,9 @@ refuse $E channel_mbps 0 "1..100000"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
+mark
+is "$(errno-write $E/power_cut 1) $(newlines | grep -c 'cannot write power_cut: device is not powered on')" \
+	"ENODEV 1" "power_cut on a device that is not powered on: ENODEV, one log line"
 is "$(errno-write $CFS/features x)" EACCES "features is read-only"
 
 # The limits themselves are accepted.
@@ -246,7 +253,8 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	dies_per_channel=2 read_us=1000000 read_us=1 read_us=50 \
 	program_us=1000000 program_us=1 program_us=600 erase_us=1000000 \
 	erase_us=1 erase_us=2000 channel_mbps=100000 channel_mbps=1 \
-	channel_mbps=200; do
+	channel_mbps=200 cache_mib=65536 cache_mib=0 power_cut_mode=random \
+	power_cut_mode=all; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"
 done

@@ -29,6 +29,13 @@
  *          before the threads start and just after the last one ended;
  *          the difference is printed as counter_during=. Up to 4 -c,
  *          printed comma-separated in their order.
+ *   -f N   every thread flushes (fsync) after every N of its operations,
+ *          so a write cache (write_cache=1) writes back while the others
+ *          run
+ *   -P FILE  power cut at the end (FILE: .../ftl/power_cut): after the
+ *          final read, fsync, write 1 then 0 to FILE, and read every page
+ *          again: each must still hold its final value (flushed data
+ *          survives a cut); a page that does not is a violation.
  * Prints one summary line; exits 0 if no violation, 1 if any, 2 on error.
  * overlaps= counts pairs of a discard and a write or discard of one page
  * whose system calls overlapped in time, as seen from user space (always
@@ -72,6 +79,9 @@ static unsigned int nthreads = 4, nops = 1000, npages = 64, maxk = 4;
 static unsigned long long first_page;
 static unsigned int seed = 1;
 static int locked;
+static unsigned int flush_every;
+static const char *power_cut_file;
+static atomic_uint nflushes;
 #define MAX_COUNTERS 4
 static const char *counter_file[MAX_COUNTERS];
 static unsigned int ncounters;
@@ -218,12 +228,19 @@ static void *worker(void *arg)
 		if (a + k > npages)
 			k = npages - a;
 		do_op(r < 45 ? WRITE : r < 75 ? DISCARD : READ, a, k, buf);
+		if (flush_every && !((i + 1) % flush_every)) {
+			if (fsync(fd)) {
+				perror("discard-race: fsync");
+				atomic_fetch_add(&nfailed_io, 1);
+			}
+			atomic_fetch_add(&nflushes, 1);
+		}
 	}
 	free(buf);
 	return NULL;
 }
 
-static unsigned long long violations, overlaps, reads_checked;
+static unsigned long long violations, overlaps, reads_checked, lost_at_cut;
 
 /* The number in counter_file[i], or exit(2). */
 static long long read_counter(unsigned int i)
@@ -310,6 +327,59 @@ static void check_page(unsigned int p)
 	}
 }
 
+static void write_file(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(value, f) == EOF || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+}
+
+/*
+ * After the final read: flush, cut the power, restore it, and compare
+ * every page with its final value. Returns pages that changed.
+ */
+static unsigned long long power_cut_check(uint64_t *buf)
+{
+	uint64_t *final = calloc(npages, sizeof(*final));
+	unsigned long long changed = 0;
+	unsigned int p;
+
+	if (!final) {
+		perror("alloc");
+		exit(2);
+	}
+	for (p = 0; p < npages; p++) {
+		if (pread(fd, buf, PAGE, offset(p)) != PAGE) {
+			perror("discard-race: read before the cut");
+			exit(2);
+		}
+		final[p] = decode(buf, first_page + p);
+	}
+	if (fsync(fd)) {
+		perror("discard-race: fsync before the cut");
+		exit(2);
+	}
+	write_file(power_cut_file, "1");
+	write_file(power_cut_file, "0");
+	for (p = 0; p < npages; p++) {
+		if (pread(fd, buf, PAGE, offset(p)) != PAGE) {
+			perror("discard-race: read after the cut");
+			exit(2);
+		}
+		if (decode(buf, first_page + p) != final[p]) {
+			if (changed++ < 10)
+				fprintf(stderr, "discard-race: page %llu held %llu before the power cut, %llu after\n",
+					first_page + p, (unsigned long long)final[p],
+					(unsigned long long)decode(buf, first_page + p));
+		}
+	}
+	free(final);
+	return changed;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t *th;
@@ -319,7 +389,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:n:p:o:m:s:lc:")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:p:o:m:s:lc:f:P:")) != -1) {
 		switch (c) {
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
 		case 'n': nops = strtoul(optarg, NULL, 0); break;
@@ -328,6 +398,8 @@ int main(int argc, char **argv)
 		case 'm': maxk = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'l': locked = 1; break;
+		case 'f': flush_every = strtoul(optarg, NULL, 0); break;
+		case 'P': power_cut_file = optarg; break;
 		case 'c':
 			if (ncounters == MAX_COUNTERS)
 				goto usage;
@@ -377,14 +449,19 @@ int main(int argc, char **argv)
 		do_op(READ, i, 1, buf);
 	for (i = 0; i < npages; i++)
 		check_page(i);
-	printf("discard-race: %s threads=%u pages=%u writes=%u discards=%u discarded_pages=%u reads=%u io_errors=%u reads_checked=%llu overlaps=%llu counter_during=%s violations=%llu\n",
+	if (power_cut_file) {
+		lost_at_cut = power_cut_check(buf);
+		violations += lost_at_cut;
+	}
+	printf("discard-race: %s threads=%u pages=%u writes=%u discards=%u discarded_pages=%u reads=%u flushes=%u io_errors=%u reads_checked=%llu overlaps=%llu counter_during=%s lost_at_cut=%llu violations=%llu\n",
 	       locked ? "locked" : "free", nthreads, npages,
 	       atomic_load(&nwrites), atomic_load(&ndiscards),
 	       atomic_load(&ndiscarded_pages),
-	       atomic_load(&nreads), atomic_load(&nfailed_io), reads_checked,
-	       overlaps, during, violations);
+	       atomic_load(&nreads), atomic_load(&nflushes),
+	       atomic_load(&nfailed_io), reads_checked,
+	       overlaps, during, lost_at_cut, violations);
 	return violations || atomic_load(&nfailed_io) ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: discard-race [-t threads] [-n ops] [-p pages] [-o first] [-m maxpages] [-s seed] [-l] [-c counter-file] DEV\n");
+	fprintf(stderr, "usage: discard-race [-t threads] [-n ops] [-p pages] [-o first] [-m maxpages] [-s seed] [-l] [-c counter-file] [-f flush-every] [-P power-cut-file] DEV\n");
 	return 2;
 }
