@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench soak fuzz check-debug mutants deb clean
+	demo bench soak crash-test fuzz check-debug mutants deb clean
 
 all: module ftlsim
 
@@ -59,6 +59,14 @@ bench: module
 # [SOAK_PARAMS="program_fail_ppm=.. ..."]: long fio verify run (tests/soak).
 soak: module
 	tests/soak/run
+
+# make crash-test [CUTS=100] [VFAT_CUTS=20] [SEED=1]: power cuts under a
+# file workload with the write cache on (86-crash.sh with many cuts).
+crash-test: module
+	tests/vm/run --timeout $${VM_TIMEOUT:-5400} \
+		--env TEST_TIMEOUT=0 --env CRASH_CUTS=$(or $(CUTS),100) \
+		--env CRASH_VFAT_CUTS=$(or $(VFAT_CUTS),20) \
+		--env CRASH_SEED=$(or $(SEED),1) 86-crash
 
 # The VM suite on a KASAN + lockdep + kmemleak kernel built from source.
 check-debug:

@@ -1,0 +1,125 @@
+#!/bin/sh
+# Crash consistency with discard: ext4 -o discard and vfat -o discard,flush
+# on ftlblk with its volatile write cache, power cut at random moments
+# while crashload creates, overwrites, renames over, fsyncs and deletes
+# files (so blocks are freed, discarded and reallocated all the time).
+# After each cut: unmount (errors expected), restore the power, mount
+# (journal recovery), fsck clean, and every change whose fsync returned
+# before the cut is there - every block of every such file exactly, no
+# block of zeroes or of another file (crashload verify).
+#
+# vfat has no journal: after a cut fsck.fat finds the dirty bit set and
+# clusters allocated to no file (lost: allocated before the directory
+# entry was written), and the two FATs may differ; fat_fsck accepts those
+# and nothing else (no cross-linked or truncated file, no free cluster in
+# a chain). And vfat writes a renamed file's directory entry with the
+# file's inode, not the directory's, so there crashload fsyncs the file
+# again after a rename (-r).
+#
+# This is the seed's ordering requirement end to end: a discard the
+# filesystem sends after freeing blocks must never destroy data it wrote
+# there later, across the cache, flushes, write-back, GC and power loss.
+#
+# CRASH_CUTS (default 6: make check; make crash-test runs 100 and more)
+# cuts on ext4, CRASH_VFAT_CUTS (default 2) on vfat; power_cut_mode
+# alternates all / random. CRASH_SEED seeds the delays and workloads;
+# CRASH_WRITE_CACHE (1) and CRASH_CACHE_MIB (2) configure the device.
+. /tests/lib.sh
+need_cmd crashload mkfs.ext4 e2fsck mkfs.vfat fsck.fat
+CUTS=${CRASH_CUTS:-6}
+VCUTS=${CRASH_VFAT_CUTS:-2}
+SEED=${CRASH_SEED:-1}
+# Per cut: mount, run, fsck, verify; plus setup and the final checks.
+plan $((4 * CUTS + 4 * VCUTS + 7))
+
+MNT=/tmp/crash-mnt MAN=/tmp/crash.man LOG=/tmp/crash.log
+cleanup() {
+	grep -q " $MNT " /proc/mounts && umount "$MNT"
+	[ -d "$CFS/crash" ] && rmdir "$CFS/crash"
+	rm -f "$MAN" "$LOG"
+	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
+}
+trap cleanup EXIT
+mkdir -p "$MNT"
+
+# A pseudo-random delay in [1, 3) seconds for cut number $1.
+delay() {
+	awk -v s="$SEED" -v i="$1" 'BEGIN { srand(s * 1000 + i); printf "%.2f", 1 + 2 * rand() }'
+}
+
+modprobe ftlblk nr_devices=0
+# 64 MiB, a 2 MiB cache: write-back runs all the time, not only at flushes.
+D=$(mkdev crash size=64 pages_per_block=64 \
+	write_cache="${CRASH_WRITE_CACHE:-1}" cache_mib="${CRASH_CACHE_MIB:-2}")
+P=/sys/block/$D/ftl
+ok "$D: 64 MiB, write cache 2 MiB" test -b "/dev/$D"
+
+# fat_fsck DEV: fsck.fat -n finds nothing but what any FAT crash leaves.
+fat_fsck() {
+	_out=$(fsck.fat -n "$1" 2>&1)
+	_other=$(printf '%s\n' "$_out" | grep -vE '^fsck\.fat [0-9.]+ |^Dirty bit is set|Automatically removing dirty bit|^Reclaimed [0-9]+ unused clusters|^Leaving filesystem unchanged|^/dev/[^:]*: [0-9]+ files, |^FATs differ but appear to be intact|^ *Using first FAT|^ *$')
+	[ -z "$_other" ] && return 0
+	printf '%s\n' "$_out"
+	return 1
+}
+
+# cut_once FS N MOUNTOPTS RUNOPTS FSCK...: one cycle on a mounted
+# filesystem.
+cut_once() {
+	_fs=$1 _n=$2 _opts=$3 _runopts=$4
+	shift 4
+	_mode=all
+	[ $((_n % 2)) = 0 ] && _mode=random
+	echo "$_mode" > "$P/power_cut_mode"
+	# shellcheck disable=SC2086 # options split on purpose
+	crashload run "$MNT" "$MAN" -s "$((SEED * 1000 + _n))" $_runopts > "$LOG" 2>&1 &
+	_pid=$!
+	sleep "$(delay "$_n")"
+	_cached=$(st "$D" cached_pages)
+	echo 1 > "$P/power_cut"
+	wait "$_pid"
+	_ran=$(cat "$LOG")
+	umount "$MNT" 2>/dev/null || umount -l "$MNT"
+	echo 0 > "$P/power_cut"
+	diag "$_fs cut $_n ($_mode, $_cached pages cached): $_ran"
+	ok "$_fs cut $_n: mount after the cut (recovery)" mount -t "$_fs" -o "$_opts" "/dev/$D" "$MNT"
+	umount "$MNT"
+	ok "$_fs cut $_n: $1 clean" "$@" "/dev/$D"
+	ok "$_fs cut $_n: mount again" mount -t "$_fs" -o "$_opts" "/dev/$D" "$MNT"
+	_v=$(crashload verify "$MNT" "$MAN" 2>&1)
+	_s=$?
+	diag "$_v"
+	[ "$_s" = 0 ] || tail -n 6 "$MAN" | sed 's/^/#   manifest: /'
+	is "$_s" 0 "$_fs cut $_n: every fsync'd change intact, nothing deleted came back"
+}
+
+# ---- ext4 -o discard ---------------------------------------------------
+ok "mkfs.ext4" mkfs.ext4 -q -F -b 4096 "/dev/$D"
+mount -t ext4 -o discard "/dev/$D" "$MNT"
+rm -f "$MAN"
+n=1
+while [ $n -le "$CUTS" ]; do
+	cut_once ext4 $n discard "" e2fsck -fn
+	n=$((n + 1))
+done
+umount "$MNT"
+lost=$(st "$D" pages_lost_at_power_cut)
+ok "ext4: $CUTS cuts lost $lost cached page updates (the test had something to lose)" \
+	test "$lost" -gt 0
+ok "ext4: discards reached the device ($(st "$D" discard_requests) requests)" \
+	test "$(st "$D" discard_requests)" -gt 0
+
+# ---- vfat -o discard,flush -------------------------------------------------
+ok "mkfs.vfat" mkfs.vfat "/dev/$D"
+mount -t vfat -o discard,flush "/dev/$D" "$MNT"
+rm -f "$MAN"
+n=1
+while [ $n -le "$VCUTS" ]; do
+	cut_once vfat $n discard,flush -r fat_fsck
+	n=$((n + 1))
+done
+umount "$MNT"
+is "$(st "$D" power_cuts)" $((CUTS + VCUTS)) "power_cuts counts every cut"
+
+check_dmesg "no kernel warnings (I/O and ext4 errors after a cut are expected)" \
+	'WARNING:|BUG:|Oops|general protection|Call Trace|refcount_t:|corruption'
