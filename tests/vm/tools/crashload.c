@@ -150,6 +150,15 @@ static uint64_t new_size(void)
 	return rnd() % 4 ? size : size - rnd() % BLK;
 }
 
+/* The change to @f is durable: record it. */
+static void commit(struct file *f, uint64_t seed, uint64_t size)
+{
+	f->seed = seed;
+	f->size = size;
+	log_line("C %s %llu %llu\n", f->name, (unsigned long long)seed,
+		 (unsigned long long)size);
+}
+
 /* Each returns -1 when a call failed: the power is gone. */
 static int op_create(struct file *f)
 {
@@ -162,10 +171,7 @@ static int op_create(struct file *f)
 	if (fd < 0 || write_version(fd, seed, size) || fsync(fd) ||
 	    close(fd) || fsync(dirfd_))
 		return -1;
-	f->seed = seed;
-	f->size = size;
-	log_line("C %s %llu %llu\n", f->name, (unsigned long long)seed,
-		 (unsigned long long)size);
+	commit(f, seed, size);
 	return 0;
 }
 
@@ -188,10 +194,7 @@ static int op_replace(struct file *f)
 		if (fd < 0 || fsync(fd) || close(fd))
 			return -1;
 	}
-	f->seed = seed;
-	f->size = size;
-	log_line("C %s %llu %llu\n", f->name, (unsigned long long)seed,
-		 (unsigned long long)size);
+	commit(f, seed, size);
 	return 0;
 }
 
@@ -206,9 +209,7 @@ static int op_overwrite(struct file *f)
 	if (fd < 0 || write_version(fd, seed, f->size) || fsync(fd) ||
 	    close(fd))
 		return -1;
-	f->seed = seed;
-	log_line("C %s %llu %llu\n", f->name, (unsigned long long)seed,
-		 (unsigned long long)f->size);
+	commit(f, seed, f->size);
 	return 0;
 }
 
@@ -237,10 +238,21 @@ static int op_unsynced(void)
 	return 0;
 }
 
+/* One of the @live existing files, at random. */
+static struct file *pick_live(unsigned int live)
+{
+	unsigned int pick = rnd() % live, i;
+
+	for (i = 0; i < nfiles; i++)
+		if (files[i].seed && !pick--)
+			return &files[i];
+	return NULL;
+}
+
 static int one_op(unsigned int max_files)
 {
-	unsigned int live = 0, i, pick;
-	struct file *f = NULL;
+	unsigned int live = 0, i;
+	struct file *f;
 	char name[NAME_LEN];
 	uint64_t r = rnd() % 100;
 
@@ -249,17 +261,11 @@ static int one_op(unsigned int max_files)
 	if (r < 30)
 		return op_unsynced();
 	if (live && (r < 50 || (live >= max_files && r < 70))) {
-		pick = rnd() % live;
-		for (i = 0; i < nfiles; i++)
-			if (files[i].seed && !pick--)
-				f = &files[i];
+		f = pick_live(live);
 		return r % 2 ? op_delete(f) : op_replace(f);
 	}
 	if (live && r < 70) {
-		pick = rnd() % live;
-		for (i = 0; i < nfiles; i++)
-			if (files[i].seed && !pick--)
-				f = &files[i];
+		f = pick_live(live);
 		return op_overwrite(f);
 	}
 	snprintf(name, sizeof(name), "f%llu",
