@@ -52,13 +52,17 @@ wr "$A" "$W"
 is "$(st "$W" cached_pages) $(st "$W" host_pages_written)" "1024 0" \
 	"4 MiB written, not flushed: 1024 pages cached, none programmed"
 is "$(cls "$W" "$A")" "ref0=1024 zero=0 other=0" "reads see the cached data"
-# One sector of B into cached page 1: merged with the cached page.
+# One sector of 'Z's into cached page 1 (fio: a real 512-byte O_DIRECT
+# write, so the device merges it): merged with the cached page.
 dd if="$A" of=/tmp/wc-v1 bs=4096 skip=1 count=1 2>/dev/null
-dd if="$B" of=/tmp/wc-v1 bs=512 skip=9 seek=1 count=1 conv=notrunc 2>/dev/null
-dd if="$B" of="/dev/$W" bs=512 skip=9 seek=9 count=1 oflag=direct conv=notrunc 2>/dev/null
-dd if="/dev/$W" of=/tmp/wc-v2 bs=4096 skip=1 count=1 iflag=direct 2>/dev/null
-ok "a 512-byte write into a cached page merges with the cached data" cmp /tmp/wc-v1 /tmp/wc-v2
-dd if="$A" of="/dev/$W" bs=4096 skip=1 seek=1 count=1 oflag=direct conv=notrunc 2>/dev/null
+dd if=/dev/zero bs=512 count=1 2>/dev/null | tr '\000' Z |
+	dd of=/tmp/wc-v1 bs=512 seek=1 conv=notrunc 2>/dev/null
+fio --name=sector --filename="/dev/$W" --rw=write --bs=512 --size=512 \
+	--offset=4608 --direct=1 --buffer_pattern=0x5a --output=/dev/null
+dd if="/dev/$W" of=/tmp/wc-v2 bs=1M count=1 iflag=direct 2>/dev/null
+dd if=/tmp/wc-v2 of=/tmp/wc-R2 bs=4096 skip=1 count=1 2>/dev/null
+ok "a 512-byte write into a cached page merges with the cached data" cmp /tmp/wc-v1 /tmp/wc-R2
+wr "$A" "$W" 0 1
 KEYS="flush_requests cache_writebacks host_pages_written"
 snap "$W"
 ok "flush (fsync of the block device)" flush "$W"
