@@ -63,8 +63,8 @@ soak: module
 # make crash-test [CUTS=100] [VFAT_CUTS=20] [SEED=1]: power cuts under a
 # file workload with the write cache on (86-crash.sh with many cuts).
 crash-test: module
-	tests/vm/run --timeout $${VM_TIMEOUT:-5400} \
-		--env TEST_TIMEOUT=0 --env CRASH_CUTS=$(or $(CUTS),100) \
+	TEST_TIMEOUT=5000 tests/vm/run --timeout $${VM_TIMEOUT:-5400} \
+		--env CRASH_CUTS=$(or $(CUTS),100) \
 		--env CRASH_VFAT_CUTS=$(or $(VFAT_CUTS),20) \
 		--env CRASH_SEED=$(or $(SEED),1) 86-crash
 
