@@ -8,11 +8,17 @@
 # before the cut is there - every block of every such file exactly, no
 # block of zeroes or of another file (crashload verify).
 #
-# vfat has no journal: after a cut fsck.fat finds the dirty bit set and
-# clusters allocated to no file (lost: allocated before the directory
-# entry was written), and the two FATs may differ; fat_fsck accepts those
-# and nothing else (no cross-linked or truncated file, no free cluster in
-# a chain). And vfat writes a renamed file's directory entry with the
+# vfat has no journal: its directory entries and FAT chains reach the
+# disk in any order. After a cut fsck.fat finds the dirty bit set,
+# clusters allocated to no file, FAT copies that differ, and the file of
+# the change in progress may be broken (no atomic rename or delete).
+# fat_fsck accepts those, and nothing about a file whose last change was
+# fsync'd (the manifest's "C" lines); then it repairs the volume
+# (fsck.fat -a), as a boot after a crash would (left broken, a stale chain
+# would free clusters a later file owns). crashload runs there without
+# files it never syncs (-U: their stale entries would cross-link with
+# synced files) and accepts any state of the change in progress (-a). And
+# vfat writes a renamed file's directory entry with the
 # file's inode, not the directory's, so there crashload fsyncs the file
 # again after a rename (-r).
 #
@@ -54,20 +60,32 @@ D=$(mkdev crash size=64 pages_per_block=64 \
 P=/sys/block/$D/ftl
 ok "$D: 64 MiB, write cache 2 MiB" test -b "/dev/$D"
 
-# fat_fsck DEV: fsck.fat -n finds nothing but what any FAT crash leaves.
+# fat_fsck DEV: fsck.fat -n finds nothing but what any FAT crash leaves
+# (above), then fsck.fat -a repairs that.
 fat_fsck() {
+	# Files whose last change was fsync'd: /NAME lines of fsck.fat.
+	_committed=$(awk '{ last[$2] = $1 } END { for (n in last) if (last[n] == "C") print "/" n }' "$MAN")
 	_out=$(fsck.fat -n "$1" 2>&1)
-	_other=$(printf '%s\n' "$_out" | grep -vE '^fsck\.fat [0-9.]+ |^Dirty bit is set|Automatically removing dirty bit|^Reclaimed [0-9]+ unused clusters|^Leaving filesystem unchanged|^/dev/[^:]*: [0-9]+ files, |^FATs differ but appear to be intact|^ *Using first FAT|^ *$')
-	[ -z "$_other" ] && return 0
-	printf '%s\n' "$_out"
-	return 1
+	_bad=$(printf '%s\n' "$_out" | awk -v c="$_committed" '
+		BEGIN { n = split(c, a, "\n"); for (i = 1; i <= n; i++) committed[a[i]] = 1 }
+		/^\// { name = $1; if (name in committed) { print; next } ; next }
+		/^ / && name != "" { next }
+		{ name = "" }
+		/^fsck\.fat [0-9.]+ |^Dirty bit is set|Automatically removing dirty bit|^Reclaimed [0-9]+ unused clusters|^Leaving filesystem unchanged|^\/dev\/[^:]*: [0-9]+ files, |^FATs differ but appear to be intact|^ *$/ { next }
+		{ print }')
+	if [ -n "$_bad" ]; then
+		printf '%s\n' "$_out"
+		return 1
+	fi
+	fsck.fat -a "$1" >/dev/null 2>&1
+	[ $? -le 1 ] || { echo "fsck.fat -a failed"; return 1; }
 }
 
-# cut_once FS N MOUNTOPTS RUNOPTS FSCK...: one cycle on a mounted
-# filesystem.
+# cut_once FS N MOUNTOPTS RUNOPTS VERIFYOPTS FSCK...: one cycle on a
+# mounted filesystem.
 cut_once() {
-	_fs=$1 _n=$2 _opts=$3 _runopts=$4
-	shift 4
+	_fs=$1 _n=$2 _opts=$3 _runopts=$4 _vopts=$5
+	shift 5
 	_mode=all
 	[ $((_n % 2)) = 0 ] && _mode=random
 	echo "$_mode" > "$P/power_cut_mode"
@@ -75,6 +93,13 @@ cut_once() {
 	crashload run "$MNT" "$MAN" -s "$((SEED * 1000 + _n))" $_runopts > "$LOG" 2>&1 &
 	_pid=$!
 	sleep "$(delay "$_n")"
+	# Then at the next moment the cache holds something (up to 2 s more),
+	# so that most cuts have updates to lose.
+	_w=0
+	while [ "$(st "$D" cached_pages)" = 0 ] && [ $_w -lt 20 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
 	_cached=$(st "$D" cached_pages)
 	echo 1 > "$P/power_cut"
 	wait "$_pid"
@@ -86,7 +111,8 @@ cut_once() {
 	umount "$MNT"
 	ok "$_fs cut $_n: $1 clean" "$@" "/dev/$D"
 	ok "$_fs cut $_n: mount again" mount -t "$_fs" -o "$_opts" "/dev/$D" "$MNT"
-	_v=$(crashload verify "$MNT" "$MAN" 2>&1)
+	# shellcheck disable=SC2086 # options split on purpose
+	_v=$(crashload verify "$MNT" "$MAN" $_vopts 2>&1)
 	_s=$?
 	diag "$_v"
 	[ "$_s" = 0 ] || tail -n 6 "$MAN" | sed 's/^/#   manifest: /'
@@ -99,7 +125,7 @@ mount -t ext4 -o discard "/dev/$D" "$MNT"
 rm -f "$MAN"
 n=1
 while [ $n -le "$CUTS" ]; do
-	cut_once ext4 $n discard "" e2fsck -fn
+	cut_once ext4 $n discard "" "" e2fsck -fn
 	n=$((n + 1))
 done
 umount "$MNT"
@@ -115,7 +141,7 @@ mount -t vfat -o discard,flush "/dev/$D" "$MNT"
 rm -f "$MAN"
 n=1
 while [ $n -le "$VCUTS" ]; do
-	cut_once vfat $n discard,flush -r fat_fsck
+	cut_once vfat $n discard,flush "-r -U" -a fat_fsck
 	n=$((n + 1))
 done
 umount "$MNT"

@@ -2,8 +2,8 @@
 /*
  * crashload: a file workload for power-cut tests, and its checker.
  *
- *   crashload run DIR MANIFEST [-s SEED] [-n OPS] [-f FILES] [-r]
- *   crashload verify DIR MANIFEST
+ *   crashload run DIR MANIFEST [-s SEED] [-n OPS] [-f FILES] [-r] [-U]
+ *   crashload verify DIR MANIFEST [-a]
  *
  * run creates, overwrites (in place, or a new copy renamed over the old:
  * the atomic-replace idiom), and deletes files in DIR, each change made
@@ -17,6 +17,9 @@
  * vfat writes the renamed entry with the file's inode, not with the
  * directory, so there fsync of the directory alone does not make a rename
  * durable (found by this test; ext4 needs no -r).
+ * -U leaves out the files nobody syncs (vfat: their directory entries and
+ * FAT chains reach the disk in any order, so after a cut they can point
+ * into clusters a synced file owns, which fsck then truncates).
  * run stops at the first failed call - the power cut - or after OPS changes,
  * and exits 0 either way: only the checker judges.
  *
@@ -27,6 +30,9 @@
  * the old or the new state (an in-place overwrite: each 512-byte sector
  * old or new, as a filesystem with 2 KiB clusters writes a 4 KiB page in
  * two requests).
+ * With -a a change in progress may have left its file in any state (vfat
+ * has no atomic rename or delete: the directory entry and the FAT chain
+ * reach the disk in either order); such a file counts as torn.
  * It rewrites MANIFEST with the state found, so run can go on after the
  * next mount. Prints one summary line "committed=N intents=N torn=N
  * bad=N"; exits 0 if bad=0, 1 if not, 2 on an error.
@@ -62,7 +68,7 @@ static struct file files[MAX_FILES];
 static unsigned int nfiles;
 static int dirfd_ = -1;
 static FILE *manifest;
-static int fsync_renamed;
+static int fsync_renamed, no_unsynced, any_pending;
 static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -258,7 +264,7 @@ static int one_op(unsigned int max_files)
 
 	for (i = 0; i < nfiles; i++)
 		live += files[i].seed != 0;
-	if (r < 30)
+	if (r < 30 && !no_unsynced)
 		return op_unsynced();
 	if (live && (r < 50 || (live >= max_files && r < 70))) {
 		f = pick_live(live);
@@ -438,7 +444,9 @@ static int verify(const char *dir, const char *path)
 		} else if (f->in_place) {
 			intents++;
 			r = check_content(f->name, f->seed, f->size, f->new_seed);
-			if (r < 0)
+			if (r < 0 && any_pending)
+				f->torn = 1, torn++;
+			else if (r < 0)
 				why = "overwrite in progress: a block neither old nor new";
 			else if (r == 1)
 				f->seed = f->new_seed;
@@ -457,6 +465,8 @@ static int verify(const char *dir, const char *path)
 			if ((f->new_seed && r == 0) || (!f->new_seed && r == -2)) {
 				f->seed = f->new_seed;
 				f->size = f->new_size;
+			} else if (any_pending) {
+				f->torn = 1, torn++;
 			} else {
 				why = "change in progress: neither old nor new state";
 			}
@@ -481,7 +491,11 @@ static int verify(const char *dir, const char *path)
 		struct file *f = &files[i];
 
 		if (f->torn) {
-			if (unlinkat(dirfd_, f->name, 0) || fsync(dirfd_)) {
+			if (unlinkat(dirfd_, f->name, 0) && errno != ENOENT) {
+				perror("crashload: delete a torn file");
+				return 2;
+			}
+			if (fsync(dirfd_)) {
 				perror("crashload: delete a torn file");
 				return 2;
 			}
@@ -505,12 +519,14 @@ int main(int argc, char **argv)
 	if (argc < 4)
 		goto usage;
 	optind = 4;
-	while ((c = getopt(argc, argv, "s:n:f:r")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:f:rUa")) != -1) {
 		switch (c) {
 		case 's': rng ^= strtoull(optarg, NULL, 0) * 0x2545f4914f6cdd1dULL; break;
 		case 'n': ops = strtoul(optarg, NULL, 0); break;
 		case 'f': max_files = strtoul(optarg, NULL, 0); break;
 		case 'r': fsync_renamed = 1; break;
+		case 'U': no_unsynced = 1; break;
+		case 'a': any_pending = 1; break;
 		default: goto usage;
 		}
 	}
@@ -521,7 +537,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "verify"))
 		return verify(argv[2], argv[3]);
 usage:
-	fprintf(stderr, "usage: crashload run DIR MANIFEST [-s SEED] [-n OPS] [-f FILES] [-r]\n"
-		"       crashload verify DIR MANIFEST\n");
+	fprintf(stderr, "usage: crashload run DIR MANIFEST [-s SEED] [-n OPS] [-f FILES] [-r] [-U]\n"
+		"       crashload verify DIR MANIFEST [-a]\n");
 	return 2;
 }
