@@ -13,7 +13,7 @@ KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
 export KVER
 
 .PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench soak crash-test fuzz check-debug mutants deb clean
+	demo bench soak crash-test fuzz check-debug mutants deb clean blktests xfstests
 
 all: module ftlsim
 
@@ -59,6 +59,18 @@ bench: module
 # [SOAK_PARAMS="program_fail_ppm=.. ..."]: long fio verify run (tests/soak).
 soak: module
 	tests/soak/run
+
+# The kernel community's suites in the Debian guest (tests/vm/run --rootfs
+# debian) on ftlblk devices; checkouts are never copied into this tree.
+# make blktests BLKTESTS=DIR [BLKTESTS_ARGS=..] [OUT=DIR]  (scripts/blktests -h)
+# make xfstests XFSTESTS=DIR [XFSTESTS_ARGS=..] [FSTYP=ext4] [OUT=DIR]
+#                                                         (scripts/xfstests -h)
+# Every variable comes from make's command line through the environment.
+blktests: module
+	scripts/blktests
+
+xfstests: module
+	scripts/xfstests
 
 # make crash-test [CUTS=100] [VFAT_CUTS=20] [SEED=1]: power cuts under a
 # file workload with the write cache on (86-crash.sh with many cuts).
