@@ -30,6 +30,7 @@
 # cuts on ext4, CRASH_VFAT_CUTS (default 2) on vfat; power_cut_mode
 # alternates all / random. CRASH_SEED seeds the delays and workloads;
 # CRASH_WRITE_CACHE (1) and CRASH_CACHE_MIB (2) configure the device.
+# shellcheck source=lib.sh
 . /tests/lib.sh
 need_cmd crashload mkfs.ext4 e2fsck mkfs.vfat fsck.fat
 CUTS=${CRASH_CUTS:-6}
