@@ -358,12 +358,12 @@ void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 	mutex_lock(&dev->power_mutex);
 	spin_lock(&dev->lock);
 	cut = !on && !dev->power_off;
-	if (cut)
+	if (cut) {
 		dev->ctr.power_cuts++;
-	/* Each cut of a device tears its cache differently, reproducibly. */
-	prandom_seed_state(&rnd, ((u64)dev->cuts_seen << 32) |
-			   dev->cfg.val[FTLBLK_FAULT_SEED]);
-	dev->cuts_seen += cut;
+		/* Each cut of a device tears its cache differently, reproducibly. */
+		prandom_seed_state(&rnd, ((u64)dev->cuts_seen++ << 32) |
+				   dev->cfg.val[FTLBLK_FAULT_SEED]);
+	}
 	WRITE_ONCE(dev->power_off, !on);
 	spin_unlock(&dev->lock);
 	if (cut && ftlblk_cache_on(dev))

@@ -197,6 +197,14 @@ int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
 	return 0;
 }
 
+/* A host read of one page that the FTL does not count (see pin_locked()). */
+static void count_read(struct ftlblk_dev *dev, const struct page *page)
+{
+	this_cpu_inc(dev->reads->pages);
+	if (!page)
+		this_cpu_inc(dev->reads->unmapped);
+}
+
 /*
  * Find the page holding @lpn's data and pin it without dev->lock, as the
  * page cache finds its pages: look up, take a reference unless the page
@@ -243,31 +251,29 @@ static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 		*pagep = page;
 	}
 count:
-	this_cpu_inc(dev->reads->pages);
-	if (!*pagep)
-		this_cpu_inc(dev->reads->unmapped);
+	count_read(dev, *pagep);
 	return true;
 }
 
-/* The slow path of pin_unlocked(), counted by the FTL. */
+/*
+ * The slow path of pin_unlocked(): a flash read is counted by the FTL
+ * (ftl_read()), a cache hit like pin_unlocked()'s.
+ */
 static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 		      u32 *ppnp)
 {
 	u32 ppn = FTL_UNMAPPED;
-	int err;
+	int err = 0;
 
 	spin_lock(&dev->lock);
 	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, pagep)) {
-		*ppnp = FTL_UNMAPPED;
-		if (*pagep)
-			get_page(*pagep);
-		spin_unlock(&dev->lock);
-		this_cpu_inc(dev->reads->pages);
-		return 0;
+		count_read(dev, *pagep);
+	} else {
+		err = ftl_read(dev->ftl, lpn, &ppn);
+		*pagep = err || ppn == FTL_UNMAPPED ? NULL :
+			 ftlblk_data(dev, ppn);
 	}
-	err = ftl_read(dev->ftl, lpn, &ppn);
 	*ppnp = ppn;
-	*pagep = err || ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
 	if (*pagep)
 		get_page(*pagep);
 	spin_unlock(&dev->lock);
