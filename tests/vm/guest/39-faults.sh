@@ -53,7 +53,11 @@ ok "50x the capacity written ($(st "$D" host_pages_written) pages)" \
 ok "and discarded ($(st "$D" pages_discarded) pages)" \
 	test "$(st "$D" pages_discarded)" -ge 2048
 ok "hundreds of program failures ($pf >= 100)" test "$pf" -ge 100
-ok "and erase failures ($ef >= 50)" test "$ef" -ge 50
+# Program and erase faults draw from one seeded stream: ~386 draws fail,
+# and which of them land on erases (~19 %) depends on how fio's two jobs
+# interleave: erase failures ~ Binomial(386, 0.19), mean 75, sd 8; 30 is
+# 5.8 sd below.
+ok "and erase failures ($ef >= 30)" test "$ef" -ge 30
 is "$bb" $((pf + ef)) "each failure retired one block: bad_blocks = program + erase failures"
 is "$(st "$D" spare_blocks)" $((512 - bb)) "spare_blocks = 512 configured - bad_blocks"
 is "$(st "$D" read_only) $(sysfs_read /sys/block/"$D"/ro)" "0 0" "not worn out: still writable"

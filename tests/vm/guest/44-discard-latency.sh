@@ -106,7 +106,7 @@ rounds() {
 }
 rounds none 5
 ok "scheduler mq-deadline" sh -c "echo mq-deadline > /sys/block/$L/queue/scheduler"
-rounds mq-deadline 3
+rounds mq-deadline 5
 
 rmdir "$CFS/lat"
 rm -f /tmp/lat-*
