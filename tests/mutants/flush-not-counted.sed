@@ -1,4 +1,4 @@
 # FLUSH requests are completed but not counted in flush_requests => vm 68-flush
-# file: module/main.c
+# file: module/cache.c
 # changes: 1
-/^\t\tdev->ctr.flush_requests++;$/d
+/^\tdev->ctr.flush_requests++;$/d
