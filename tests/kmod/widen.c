@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftlblk_widen - a test module that widens a race window of ftlblk's
+ * lock-free read path, so that a guest test can hit it on purpose.
+ *
+ * A read pins a batch of up to 16 flash pages without the device lock and
+ * then copies them into the request one after the other (module/rw.c,
+ * read_batch()). A page a reader still pins must not be recycled by the
+ * page pool and filled with another write's data before the copy. On a
+ * healthy driver the window between pin and copy is a few page copies
+ * long, too short for a test to hit a bug in it reliably (under QEMU TCG
+ * a mutant pool that recycled pinned pages passed nine runs of 800
+ * racing operations per thread without one bad read).
+ * While this module is loaded, every copy of a flash page into a read
+ * request (cursor_copy() with a page and to_rq true) first waits
+ * delay_us, so the i-th page of a batch stays pinned i * delay_us longer
+ * and concurrent writes overwrite and refill pages inside the window.
+ * Copies for writes and zero fills are not delayed.
+ *
+ *   modprobe ftlblk_widen delay_us=200
+ *   ... race reads against writes (discard-race) ...
+ *   rmmod ftlblk_widen
+ *
+ * It hooks ftlblk:cursor_copy with a kprobe (x86-64 calling convention
+ * read through regs_get_kernel_argument()), so ftlblk must be loaded
+ * first; the number of delayed copies is in /sys/module/ftlblk_widen/
+ * parameters/delayed (read-only).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+
+#define WIDEN_MAX_DELAY_US	10000
+
+static unsigned int delay_us = 200;
+module_param(delay_us, uint, 0444);
+MODULE_PARM_DESC(delay_us, "Wait before each read copy, microseconds, 1..10000. Default: 200");
+
+static atomic_long_t delayed_copies = ATOMIC_LONG_INIT(0);
+
+static int delayed_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&delayed_copies));
+}
+
+static const struct kernel_param_ops delayed_ops = {
+	.get = delayed_get,
+};
+module_param_cb(delayed, &delayed_ops, NULL, 0444);
+MODULE_PARM_DESC(delayed, "Read copies delayed so far (read-only)");
+
+/* cursor_copy(c, buf, len, to_rq): delay copies of a page into a read. */
+static int widen_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs_get_kernel_argument(regs, 1) &&
+	    (u8)regs_get_kernel_argument(regs, 3)) {
+		atomic_long_inc(&delayed_copies);
+		udelay(delay_us);
+	}
+	return 0;
+}
+
+static struct kprobe widen_probe = {
+	.symbol_name = "ftlblk:cursor_copy",
+	.pre_handler = widen_pre,
+};
+
+static int __init widen_init(void)
+{
+	int err;
+
+	if (delay_us < 1 || delay_us > WIDEN_MAX_DELAY_US) {
+		pr_err("invalid delay_us %u: allowed 1..%u (microseconds)\n",
+		       delay_us, WIDEN_MAX_DELAY_US);
+		return -EINVAL;
+	}
+	err = register_kprobe(&widen_probe);
+	if (err)
+		pr_err("cannot probe %s (is ftlblk loaded?): %d\n",
+		       widen_probe.symbol_name, err);
+	return err;
+}
+
+static void __exit widen_exit(void)
+{
+	unregister_kprobe(&widen_probe);
+}
+
+module_init(widen_init);
+module_exit(widen_exit);
+MODULE_DESCRIPTION("ftlblk test: widen the pin-to-copy window of lock-free reads");
+MODULE_LICENSE("GPL");
