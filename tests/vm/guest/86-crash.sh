@@ -87,6 +87,15 @@ fat_fsck() {
 cut_once() {
 	_fs=$1 _n=$2 _opts=$3 _runopts=$4 _vopts=$5
 	shift 5
+	# After a failed mount the workload would run on the bare directory
+	# (tmpfs), where no cut ever stops it: fail this cut's points instead.
+	if ! grep -q " $MNT " /proc/mounts; then
+		for _p in "mount after the cut (recovery)" "$1 clean" "mount again" \
+			"every fsync'd change intact, nothing deleted came back"; do
+			fail "$_fs cut $_n: $_p (not run: $_fs is not mounted)"
+		done
+		return
+	fi
 	_mode=all
 	[ $((_n % 2)) = 0 ] && _mode=random
 	echo "$_mode" > "$P/power_cut_mode"
@@ -101,7 +110,7 @@ cut_once() {
 	# moment after its sample, half the time with an empty cache.
 	_w=0
 	while read -r _cached < "$P/cached_pages" && [ "$_cached" = 0 ] &&
-		[ $_w -lt 200000 ]; do
+		kill -0 "$_pid" 2>/dev/null && [ $_w -lt 100000 ]; do
 		_w=$((_w + 1))
 	done
 	echo 1 > "$P/power_cut"
