@@ -10,7 +10,8 @@
 #
 # vfat has no journal: its directory entries and FAT chains reach the
 # disk in any order. After a cut fsck.fat finds the dirty bit set,
-# clusters allocated to no file, FAT copies that differ, and the file of
+# clusters allocated to no file, FAT copies that differ (both intact: it
+# uses the first), and the file of
 # the change in progress may be broken (no atomic rename or delete).
 # fat_fsck accepts those, and nothing about a file whose last change was
 # fsync'd (the manifest's "C" lines); then it repairs the volume
@@ -72,7 +73,7 @@ fat_fsck() {
 		/^\// { name = $1; if (name in committed) { print; next } ; next }
 		/^ / && name != "" { next }
 		{ name = "" }
-		/^fsck\.fat [0-9.]+ |^Dirty bit is set|Automatically removing dirty bit|^Reclaimed [0-9]+ unused clusters|^Leaving filesystem unchanged|^\/dev\/[^:]*: [0-9]+ files, |^FATs differ but appear to be intact|^ *$/ { next }
+		/^fsck\.fat [0-9.]+ |^Dirty bit is set|Automatically removing dirty bit|^Reclaimed [0-9]+ unused clusters|^Leaving filesystem unchanged|^\/dev\/[^:]*: [0-9]+ files, |^FATs differ but appear to be intact|^ +Using first FAT\.$|^ *$/ { next }
 		{ print }')
 	if [ -n "$_bad" ]; then
 		printf '%s\n' "$_out"
