@@ -21,8 +21,8 @@
  *   ... race reads against writes (discard-race) ...
  *   rmmod ftlblk_widen
  *
- * It hooks ftlblk:cursor_copy with a kprobe (x86-64 calling convention
- * read through regs_get_kernel_argument()), so ftlblk must be loaded
+ * It hooks ftlblk:cursor_copy with a kprobe (the arguments read with
+ * regs_get_kernel_argument()), so ftlblk must be loaded
  * first; the number of delayed copies is in /sys/module/ftlblk_widen/
  * parameters/delayed (read-only).
  */

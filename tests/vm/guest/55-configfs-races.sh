@@ -154,12 +154,12 @@ modprobe ftlblk_widen delay_us=100
  echo $? > /tmp/cr-fio-w.rc) &
 fp=$!
 BG=$fp
-d0=$(cat /sys/module/ftlblk_widen/parameters/delayed)
+d0=$(widened)
 n=0
-while [ "$(cat /sys/module/ftlblk_widen/parameters/delayed)" = "$d0" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(widened)" = "$d0" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 1
-ok "fio reads $W slowly ($(($(cat /sys/module/ftlblk_widen/parameters/delayed) - d0)) page copies delayed so far)" \
-	test ! -e /tmp/cr-fio-w.rc -a "$(cat /sys/module/ftlblk_widen/parameters/delayed)" != "$d0"
+ok "fio reads $W slowly ($(($(widened) - d0)) page copies delayed so far)" \
+	test ! -e /tmp/cr-fio-w.rc -a "$(widened)" != "$d0"
 ok "rmdir w while 1 MiB reads are inside the driver" rmdir "$CFS/w"
 # (A read past the end of a removed disk, whose capacity is now 0, is EOF,
 # not an error, so fio may go on to the end of its 8 s.)

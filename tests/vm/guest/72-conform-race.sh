@@ -180,7 +180,7 @@ for seed in 5 6; do
 	v=$(field discards) w=$(field discarded_pages)
 	ndisc=$((ndisc + ${v:-0})) npg=$((npg + ${w:-0}))
 done
-v=$(cat /sys/module/ftlblk_widen/parameters/delayed)
+v=$(widened)
 ok "the read copies were delayed ($v)" test "${v:-0}" -gt 1000
 ok "rmmod ftlblk_widen" rmmod ftlblk_widen
 
