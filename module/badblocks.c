@@ -118,6 +118,7 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 	int len = count && buf[count - 1] == '\n' ? count - 1 : count;
 	char *copy, *text, *dash;
 	u64 start, end;
+	bool done;
 	int ret;
 
 	copy = kstrndup(buf, count, GFP_KERNEL);
@@ -140,12 +141,10 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 		kfree(copy);
 		return -EINVAL;
 	}
-	if (text[0] == '+')
-		ret = badblocks_set(bb, start, end - start + 1, 1);
-	else
-		ret = badblocks_clear(bb, start, end - start + 1);
+	done = ftlblk_compat_bb_update(bb, start, end - start + 1,
+				       text[0] == '+');
 	kfree(copy);
-	if (ret) {
+	if (!done) {
 		/* The table holds 512 pieces of up to 512 sectors each. */
 		pr_err("%s: badblocks '%.*s': too many bad ranges\n", who, len,
 		       buf);
@@ -166,9 +165,6 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
  */
 bool ftlblk_bad_sectors(struct ftlblk_dev *dev, struct request *rq)
 {
-	sector_t first_bad;
-	int bad_sectors;
-
 	/* A range added before this request was submitted is seen here. */
 	if (!READ_ONCE(dev->bb->count))
 		return false;
@@ -180,8 +176,8 @@ bool ftlblk_bad_sectors(struct ftlblk_dev *dev, struct request *rq)
 	default:
 		return false;
 	}
-	return badblocks_check(dev->bb, blk_rq_pos(rq), blk_rq_sectors(rq),
-			       &first_bad, &bad_sectors) != 0;
+	return ftlblk_compat_bb_check(dev->bb, blk_rq_pos(rq),
+				      blk_rq_sectors(rq));
 }
 
 static ssize_t bb_sysfs_show(struct device *d, struct device_attribute *attr,

@@ -56,6 +56,8 @@
 #include <linux/string.h>
 #include <linux/wait.h>
 
+#include "compat.h"
+
 #define CONFORM_MAX_BIOS	100000
 #define CONFORM_MAX_ORDER_SECTORS	256	/* 128 KiB of data for test=order */
 #define CONFORM_TIMEOUT		(60 * HZ)
@@ -100,8 +102,8 @@ static int expect;
 module_param(expect, int, 0444);
 MODULE_PARM_DESC(expect, "Expected result as -errno: 0 or -95 (-EOPNOTSUPP). Default: 0");
 
+static struct ftlblk_bdev_handle handle;
 static struct block_device *bdev;
-static const fmode_t conform_mode = FMODE_READ | FMODE_WRITE | FMODE_EXCL;
 static unsigned int tap_n, tap_failed;
 
 /* One TAP line in the kernel log. */
@@ -272,8 +274,7 @@ static struct bio **alloc_write_bios(struct page *page)
 /* All writes completed: no end_io of ours still running; free the page. */
 static void wr_finish(void)
 {
-	blk_mq_freeze_queue(bdev_get_queue(bdev));
-	blk_mq_unfreeze_queue(bdev_get_queue(bdev));
+	ftlblk_compat_drain_queue(bdev_get_queue(bdev));
 	__free_page(wr_page);
 	wr_page = NULL;
 }
@@ -397,7 +398,7 @@ static void check_chain(void)
 		return;
 	}
 	cur_waited = w;
-	ret = __blkdev_issue_discard(bdev, sector, nr_sects, GFP_KERNEL, &bio);
+	ret = ftlblk_compat_discard_chain(bdev, sector, nr_sects, &bio);
 	tap(ret == expect,
 	    "chain: __blkdev_issue_discard(sector=%lu, nr_sects=%lu) returned %d (expected %d)",
 	    sector, nr_sects, ret, expect);
@@ -477,8 +478,7 @@ static void fire_finish(void)
 	 * freeze waits until every request, and so every end_io it ran, has
 	 * finished.
 	 */
-	blk_mq_freeze_queue(bdev_get_queue(bdev));
-	blk_mq_unfreeze_queue(bdev_get_queue(bdev));
+	ftlblk_compat_drain_queue(bdev_get_queue(bdev));
 	tap(atomic_read(&fire_completed) == fire_submitted,
 	    "fire: end_io ran %d times for %u bios",
 	    atomic_read(&fire_completed), fire_submitted);
@@ -577,6 +577,7 @@ static void check_drv(void)
 static int __init conform_init(void)
 {
 	bool fire = false;
+	int err;
 
 	if (!dev) {
 		pr_err("dev= is required\n");
@@ -586,11 +587,12 @@ static int __init conform_init(void)
 		pr_err("count must be 1..%d and nr_sects > 0\n", CONFORM_MAX_BIOS);
 		return -EINVAL;
 	}
-	bdev = blkdev_get_by_path(dev, conform_mode, &bdev);
-	if (IS_ERR(bdev)) {
-		pr_err("%s: cannot open: %ld\n", dev, PTR_ERR(bdev));
-		return PTR_ERR(bdev);
+	err = ftlblk_compat_open_bdev(dev, &handle, &handle);
+	if (err) {
+		pr_err("%s: cannot open: %d\n", dev, err);
+		return err;
 	}
+	bdev = handle.bdev;
 	pr_info("test=%s dev=%s discard_max_bytes=%u\n", test, dev,
 		bdev_max_discard_sectors(bdev) << SECTOR_SHIFT);
 	if (!strcmp(test, "sync")) {
@@ -608,7 +610,7 @@ static int __init conform_init(void)
 		check_drv();
 	} else {
 		pr_err("unknown test=%s\n", test);
-		blkdev_put(bdev, conform_mode);
+		ftlblk_compat_close_bdev(&handle);
 		return -EINVAL;
 	}
 	if (!fire)
@@ -630,10 +632,9 @@ static void __exit conform_exit(void)
 	/* An async or chain check that timed out left bios in flight. */
 	if (cur_waited) {
 		wait_for_completion(&cur_waited->all_done);
-		blk_mq_freeze_queue(bdev_get_queue(bdev));
-		blk_mq_unfreeze_queue(bdev_get_queue(bdev));
+		ftlblk_compat_drain_queue(bdev_get_queue(bdev));
 	}
-	blkdev_put(bdev, conform_mode);
+	ftlblk_compat_close_bdev(&handle);
 }
 
 module_init(conform_init);

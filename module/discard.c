@@ -368,7 +368,7 @@ void ftlblk_init_cmd(struct ftlblk_cmd *cmd)
  */
 int ftlblk_zero_init(void)
 {
-	ftlblk_wq = alloc_workqueue("ftlblk", WQ_MEM_RECLAIM, 0);
+	ftlblk_wq = alloc_workqueue("ftlblk", WQ_MEM_RECLAIM | FTLBLK_WQ_PERCPU, 0);
 	return ftlblk_wq ? 0 : -ENOMEM;
 }
 

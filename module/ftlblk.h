@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include "cache.h"
+#include "compat.h"
 #include "ftl.h"
 #include "timing.h"
 

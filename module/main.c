@@ -398,7 +398,7 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 }
 
 static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
-			       unsigned int hctx_idx, unsigned int numa_node)
+			       unsigned int hctx_idx, ftlblk_numa_node_t numa_node)
 {
 	ftlblk_init_cmd(blk_mq_rq_to_pdu(rq));
 	ftlblk_timing_init_cmd(blk_mq_rq_to_pdu(rq));
@@ -412,9 +412,9 @@ static const struct blk_mq_ops ftlblk_mq_ops = {
 
 /* ---- block device ---- */
 
-static int ftlblk_open(struct block_device *bdev, fmode_t mode)
+static int ftlblk_open(ftlblk_open_arg_t *arg, ftlblk_open_mode_t mode)
 {
-	struct ftlblk_dev *dev = bdev->bd_disk->private_data;
+	struct ftlblk_dev *dev = FTLBLK_OPEN_DISK(arg)->private_data;
 
 	/* Called under disk->open_mutex, which ftlblk_remove() also takes. */
 	return dev->removing ? -ENXIO : 0;
@@ -486,34 +486,29 @@ static int ftlblk_config_check(const struct ftlblk_config *cfg,
 	return err;
 }
 
-static void ftlblk_set_limits(struct ftlblk_dev *dev)
+/* The queue's limits, as struct queue_limits (compat.h applies them). */
+static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
+			       struct queue_limits *lim)
 {
-	struct request_queue *q = dev->disk->queue;
 	const unsigned int *v = dev->cfg.val;
 	unsigned int max_discard = v[FTLBLK_MAX_DISCARD_SECTORS];
 
-	blk_queue_logical_block_size(q, v[FTLBLK_BLOCKSIZE]);
-	blk_queue_physical_block_size(q, v[FTLBLK_PAGE_SIZE]);
-	blk_queue_io_min(q, v[FTLBLK_PAGE_SIZE]);
+	lim->logical_block_size = v[FTLBLK_BLOCKSIZE];
+	lim->physical_block_size = v[FTLBLK_PAGE_SIZE];
+	lim->io_min = v[FTLBLK_PAGE_SIZE];
 	/* Large requests and a flash block as the optimal size. */
-	blk_queue_io_opt(q, v[FTLBLK_PAGE_SIZE] * v[FTLBLK_PAGES_PER_BLOCK]);
-	blk_queue_max_hw_sectors(q, FTLBLK_MAX_HW_SECTORS);
-	blk_queue_max_segments(q, USHRT_MAX);
-	blk_queue_max_segment_size(q, UINT_MAX);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
-	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
-	/* With the cache, flushes and FUA writes reach us (cache.c). */
-	blk_queue_write_cache(q, v[FTLBLK_WRITE_CACHE], v[FTLBLK_WRITE_CACHE]);
-	if (!v[FTLBLK_DISCARD]) {
-		/* discard_max_bytes 0: the block layer answers -EOPNOTSUPP. */
-		blk_queue_max_discard_sectors(q, 0);
+	lim->io_opt = v[FTLBLK_PAGE_SIZE] * v[FTLBLK_PAGES_PER_BLOCK];
+	lim->max_hw_sectors = FTLBLK_MAX_HW_SECTORS;
+	lim->max_segments = USHRT_MAX;
+	lim->max_segment_size = UINT_MAX;
+	lim->max_write_zeroes_sectors = UINT_MAX >> SECTOR_SHIFT;
+	/* discard off: discard_max_bytes 0, the block layer refuses discards. */
+	if (!v[FTLBLK_DISCARD])
 		return;
-	}
-	q->limits.discard_granularity = v[FTLBLK_PAGE_SIZE];
-	blk_queue_max_discard_sectors(q, max_discard ? max_discard :
-				      UINT_MAX >> SECTOR_SHIFT);
-	blk_queue_max_discard_segments(q, v[FTLBLK_MAX_DISCARD_SEGMENTS]);
+	lim->discard_granularity = v[FTLBLK_PAGE_SIZE];
+	lim->max_hw_discard_sectors = max_discard ? max_discard :
+				      UINT_MAX >> SECTOR_SHIFT;
+	lim->max_discard_segments = v[FTLBLK_MAX_DISCARD_SEGMENTS];
 }
 
 static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
@@ -584,6 +579,7 @@ static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 {
 	struct blk_mq_tag_set *set = &dev->tag_set;
+	struct queue_limits lim = { };
 	struct gendisk *disk;
 	int err;
 
@@ -598,11 +594,14 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	 * the submitting task instead of a kworker; a RAM device gains
 	 * nothing from an I/O scheduler, and users can still choose one.
 	 */
-	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
+	set->flags = FTLBLK_MQ_F_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	err = blk_mq_alloc_tag_set(set);
 	if (err)
 		return err;
-	disk = blk_mq_alloc_disk(set, dev);
+	ftlblk_fill_limits(dev, &lim);
+	/* With the cache, flushes and FUA writes reach us (cache.c). */
+	disk = ftlblk_compat_alloc_disk(set, &lim,
+					dev->cfg.val[FTLBLK_WRITE_CACHE], dev);
 	if (IS_ERR(disk)) {
 		blk_mq_free_tag_set(set);
 		return PTR_ERR(disk);
@@ -616,7 +615,6 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	snprintf(disk->disk_name, DISK_NAME_LEN, "ftlblk%d", dev->index);
 	set_capacity(disk, (sector_t)dev->cfg.val[FTLBLK_SIZE] <<
 		     (20 - SECTOR_SHIFT));
-	ftlblk_set_limits(dev);
 	return 0;
 }
 

@@ -80,8 +80,8 @@ static enum hrtimer_restart ftlblk_timer_expired(struct hrtimer *timer)
  */
 void ftlblk_timing_init_cmd(struct ftlblk_cmd *cmd)
 {
-	hrtimer_init(&cmd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	cmd->timer.function = ftlblk_timer_expired;
+	ftlblk_compat_hrtimer_setup(&cmd->timer, ftlblk_timer_expired,
+				    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 }
 
 /**

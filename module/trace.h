@@ -15,13 +15,15 @@
 #include <linux/blkdev.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
+
 TRACE_EVENT(ftlblk_discard,
 	    TP_PROTO(struct gendisk *disk, sector_t sector, u64 nr_sectors),
 	    TP_ARGS(disk, sector, nr_sectors),
 	    TP_STRUCT__entry(__string(disk, disk->disk_name)
 			     __field(sector_t, sector)
 			     __field(u64, nr_sectors)),
-	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 			   __entry->sector = sector;
 			   __entry->nr_sectors = nr_sectors;),
 	    TP_printk("%s sector=%llu nr_sectors=%llu", __get_str(disk),
@@ -36,7 +38,7 @@ TRACE_EVENT(ftlblk_gc,
 			     __field(u32, block)
 			     __field(u32, relocated)
 			     __field(bool, wear_leveling)),
-	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 			   __entry->block = block;
 			   __entry->relocated = relocated;
 			   __entry->wear_leveling = wear_leveling;),
@@ -52,7 +54,7 @@ DECLARE_EVENT_CLASS(ftlblk_block,
 		    TP_STRUCT__entry(__string(disk, disk->disk_name)
 				     __field(u32, block)
 				     __field(u32, erase_count)),
-		    TP_fast_assign(__assign_str(disk, disk->disk_name);
+		    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 				   __entry->block = block;
 				   __entry->erase_count = erase_count;),
 		    TP_printk("%s block=%u erase_count=%u", __get_str(disk),
@@ -82,7 +84,7 @@ TRACE_EVENT(ftlblk_complete,
 			     __field(unsigned int, op)
 			     __field(unsigned int, pages)
 			     __field(u64, latency_ns)),
-	    TP_fast_assign(__assign_str(disk, disk->disk_name);
+	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 			   __entry->sector = blk_rq_pos(rq);
 			   __entry->nr_sectors = blk_rq_sectors(rq);
 			   __entry->op = (__force unsigned int)req_op(rq);
