@@ -36,14 +36,18 @@ VM_KMODS=(
 	vfat fat nls_ascii nls_cp437 nls_iso8859_1 nls_utf8 ext4
 	ahci libahci libata sd_mod
 	virtio_pci virtio_blk virtio_console
-	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
-	crc64_rocksoft_generic lz4 lz4hc zstd
+	lz4 lz4hc zstd
 	mtdram nandsim mtdswap ftl
 	dm-mod dm-crypt dm-thin-pool raid0 raid1 md-mod
-	af_alg algif_skcipher algif_hash xts aes_generic aesni_intel ecb cbc
-	sha256_generic sha512_generic
+	af_alg algif_skcipher algif_hash xts aesni_intel ecb cbc
 	target_core_mod target_core_iblock tcm_loop
 	nvme
+)
+# Algorithm modules that later kernels folded into lib/ or build in (the
+# CRC and hash implementations after 6.12): copied where they exist.
+VM_KMODS_OPTIONAL=(
+	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
+	crc64_rocksoft_generic aes_generic sha256_generic sha512_generic
 )
 
 # unpacked_tool NAME CACHE -> the path of tool NAME from its package in
@@ -205,6 +209,11 @@ base_build() {
 
 	local m
 	for m in "${VM_KMODS[@]}"; do
+		_copy_kmod "$m" "$kroot" "$r" "$kver"
+	done
+	for m in "${VM_KMODS_OPTIONAL[@]}"; do
+		modprobe -q -d "$kroot" -S "$kver" --show-depends "$m" >/dev/null 2>&1 ||
+			continue
 		_copy_kmod "$m" "$kroot" "$r" "$kver"
 	done
 	cp "$kroot/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} \

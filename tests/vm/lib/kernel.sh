@@ -1,13 +1,15 @@
 # shellcheck shell=bash
-# Fetch and unpack Debian's kernel image package for $KVER into the cache,
-# without installing it (the host's /boot and /lib/modules are not touched).
+# The kernel the VM boots, for $KERNEL (a Debian release, see
+# scripts/kernel-env): bookworm's image package is downloaded and unpacked
+# into the cache, without installing it (the host's /boot and /lib/modules
+# are not touched); every other release's is the linux-image installed in
+# that release's chroot.
 #
 #   kernel_fetch KVER CACHE_DIR   -> sets KROOT (unpacked tree) and KIMAGE
 #   (or uses VM_KERNEL_TREE, a kernel built and installed by the project)
 
 kver_default() {
-	apt-cache depends linux-headers-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-headers-//p' | head -n 1
+	"$top/scripts/kernel-env" kver
 }
 
 kernel_fetch() {
@@ -19,6 +21,13 @@ kernel_fetch() {
 		KROOT=$VM_KERNEL_TREE
 		KIMAGE="$KROOT/boot/vmlinuz-$kver"
 		[ -f "$KIMAGE" ] || die "VM_KERNEL_TREE has no boot/vmlinuz-$kver"
+		return 0
+	fi
+	if [ "${KERNEL:-bookworm}" != bookworm ]; then
+		KROOT=$(CACHE_DIR=$cache "$top/scripts/kernel-env" image) ||
+			die "no $KERNEL chroot (scripts/kernel-env $KERNEL image)"
+		KIMAGE="$KROOT/boot/vmlinuz-$kver"
+		[ -f "$KIMAGE" ] || die "the $KERNEL chroot has no boot/vmlinuz-$kver"
 		return 0
 	fi
 	KROOT="$dir/root"
