@@ -103,14 +103,22 @@ ok "fio: 2 jobs, bssplit 512/4k/16k/64k, 3 x 8 MiB each, verified" \
 	--cpus_allowed=0-1 --cpus_allowed_policy=split \
 	--output-format=json --output=/tmp/fio-b.json
 # One job pinned to each CPU, and blk-mq maps CPU n to queue n: both
-# queues must have dispatched requests. debugfs counts the runs of each
-# hardware queue (a run dispatches what was queued to it; 6.1 has no
-# per-queue request counter), one or more per request here.
+# queues must have dispatched requests. Until 6.9 debugfs counts the runs
+# of each hardware queue (a run dispatches what was queued to it; 6.1 has
+# no per-queue request counter), one or more per request here. 6.9 removed
+# that counter ("blk-mq: Remove the hctx 'run' debugfs attribute"): there
+# the map itself is checked, each CPU (one pinned job each) on its queue.
 Q=/sys/kernel/debug/block/$b
-q0=$(sysfs_read "$Q/hctx0/run") q1=$(sysfs_read "$Q/hctx1/run")
-diag "$b: hardware queue runs: hctx0=$q0 hctx1=$q1"
-ok "$b: hardware queue 0 dispatched ($q0 runs >= 500)" test "${q0:-0}" -ge 500
-ok "$b: hardware queue 1 dispatched ($q1 runs >= 500)" test "${q1:-0}" -ge 500
+if kernel_at_least 6.9; then
+	m0=$(sysfs_read "/sys/block/$b/mq/0/cpu_list") m1=$(sysfs_read "/sys/block/$b/mq/1/cpu_list")
+	is "$m0" 0 "$b: hardware queue 0 serves CPU 0 (fio job 1)"
+	is "$m1" 1 "$b: hardware queue 1 serves CPU 1 (fio job 2)"
+else
+	q0=$(sysfs_read "$Q/hctx0/run") q1=$(sysfs_read "$Q/hctx1/run")
+	diag "$b: hardware queue runs: hctx0=$q0 hctx1=$q1"
+	ok "$b: hardware queue 0 dispatched ($q0 runs >= 500)" test "${q0:-0}" -ge 500
+	ok "$b: hardware queue 1 dispatched ($q1 runs >= 500)" test "${q1:-0}" -ge 500
+fi
 w=$(jsonsum /tmp/fio-b.json write io_bytes)
 ok "fio wrote >= 3 x the capacity ($w bytes)" test "$w" -ge $((3 * half * 2))
 r=$(jsonsum /tmp/fio-b.json read io_bytes)

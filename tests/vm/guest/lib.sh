@@ -34,6 +34,17 @@ echo "$TAP_MARK ${0##*/}" >/dev/kmsg 2>/dev/null
 
 diag() { echo "# $*"; }
 
+# kernel_at_least MAJOR.MINOR: the running kernel is that release or newer.
+# Where kernels legitimately differ, a test asserts each one's behaviour
+# with this, citing the release that changed it (never a skip).
+kernel_at_least() {
+	_kv=$(uname -r)
+	_kmaj=${_kv%%.*} _kmin=${_kv#*.}
+	_kmin=${_kmin%%[!0-9]*}
+	[ "$_kmaj" -gt "${1%%.*}" ] ||
+		{ [ "$_kmaj" -eq "${1%%.*}" ] && [ "$_kmin" -ge "${1#*.}" ]; }
+}
+
 plan() { TAP_PLANNED=$1; echo "1..$1"; }
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
