@@ -8,26 +8,36 @@
 # Both install what they need with apt (scripts/install-deps) and never load
 # anything into this machine's kernel.
 
-KVER ?= $(shell apt-cache depends linux-headers-amd64 2>/dev/null | \
-		sed -n 's/^ *Depends: linux-headers-//p' | head -n 1)
-export KVER
+# KERNEL=bookworm|bookworm-backports|trixie|sid: the Debian release whose
+# kernel the module is built for (in that release's chroot) and the VM
+# boots; KVER pins one version of it (scripts/kernel-env).
+KERNEL ?= bookworm
+export KERNEL
 
-.PHONY: all deps module ftlsim check test-ftl test-ftlsim lint test-vm \
-	demo bench soak crash-test fuzz check-debug mutants deb clean blktests xfstests
+.PHONY: all deps module ftlsim check check-kernels test-ftl test-ftlsim lint \
+	test-vm demo bench soak crash-test fuzz check-debug mutants deb clean \
+	blktests xfstests
 
 all: module ftlsim
 
 deps:
 	scripts/install-deps
 
+# Into .cache/build/KERNEL-KVER/module (scripts/build-module).
 module: deps
-	$(MAKE) -C module
+	scripts/build-module
 
 ftlsim:
 	$(MAKE) -C tools/ftlsim
 
+# make check: bookworm's 6.1 and trixie's 6.12; make check-kernels: also
+# Debian 12's 6.12 (bookworm-backports) and sid's 7.x.
 check: deps
 	scripts/check
+
+check-kernels: deps
+	CHECK_KERNELS="bookworm trixie bookworm-backports sid" CHECK_HOST_ALL=1 \
+		scripts/check
 
 test-ftl:
 	$(MAKE) -C ftl test
