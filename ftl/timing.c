@@ -11,6 +11,11 @@ static inline u64 max_u64(u64 a, u64 b)
 	return a > b ? a : b;
 }
 
+static inline u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
 void ftl_timing_config_init(struct ftl_timing_config *cfg, u32 page_size,
 			    u32 pages_per_block)
 {
@@ -273,4 +278,19 @@ u64 ftl_timing_req_end(struct ftl_timing *t, struct ftl_timing_req *r)
 	t->st.requests++;
 	t->st.latency_ns_total += latency;
 	return latency;
+}
+
+void ftl_timing_abort(struct ftl_timing *t, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < t->dies; i++) {
+		t->die_free[i] = min_u64(t->die_free[i], now);
+		t->die_gaps[i].n = 0;
+	}
+	for (i = 0; i < t->cfg.channels; i++) {
+		t->chan_free[i] = min_u64(t->chan_free[i], now);
+		t->chan_gaps[i].n = 0;
+	}
+	t->st.last_done_ns = min_u64(t->st.last_done_ns, now);
 }

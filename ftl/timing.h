@@ -268,4 +268,16 @@ void ftl_timing_erase(struct ftl_timing *t, struct ftl_timing_req *r,
  */
 u64 ftl_timing_req_end(struct ftl_timing *t, struct ftl_timing_req *r);
 
+/**
+ * ftl_timing_abort() - the flash loses power at @now
+ * @t: model
+ * @now: time of the power loss (ns)
+ *
+ * Every operation in progress or booked after @now is abandoned: each
+ * die and channel is free from @now (a power cycle resets the NAND), so
+ * requests after the power returns do not wait for work that never
+ * happened. Statistics already counted stay.
+ */
+void ftl_timing_abort(struct ftl_timing *t, u64 now);
+
 #endif /* FTL_TIMING_H */

@@ -457,6 +457,42 @@ static void test_stats(void **state)
 }
 
 /* Any of the 4 allocations failing: -ENOMEM, nothing leaked (ASan checks). */
+/*
+ * A power loss at 1 ms while every die is booked for ten erases (0..20 ms)
+ * and channel 1 for a read behind them: from 1 ms every die and channel is
+ * free, so a read of die 0 arriving at 1 ms takes tR + one transfer, not
+ * 19 ms more; one that was free before the loss keeps its time.
+ */
+static void test_abort(void **state)
+{
+	struct ftl_timing t;
+	struct ftl_timing_req r;
+	int i;
+
+	(void)state;
+	small_model(&t);
+	ftl_timing_req_start(&r, 0);
+	for (i = 0; i < 10; i++)
+		ftl_timing_erase(&t, &r, 0);
+	assert_int_equal(t.die_free[0], 10 * TBERS);
+	ftl_timing_req_start(&r, 0);
+	ftl_timing_host_read(&t, &r, 1);
+	assert_int_equal(t.chan_free[1], 10 * TBERS + TR + XFER);
+	ftl_timing_abort(&t, 1000000);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(t.die_free[i], 1000000);
+		assert_int_equal(t.die_gaps[i].n, 0);
+	}
+	assert_int_equal(t.chan_free[0], 0);
+	assert_int_equal(t.chan_free[1], 1000000);
+	assert_int_equal(t.st.last_done_ns, 1000000);
+	ftl_timing_req_start(&r, 1000000);
+	ftl_timing_host_read(&t, &r, 0);
+	assert_int_equal(ftl_timing_req_end(&t, &r), TR + XFER);
+	assert_int_equal(t.st.last_done_ns, 1000000 + TR + XFER);
+	ftl_timing_free(&t);
+}
+
 static void test_init_enomem(void **state)
 {
 	struct ftl_timing_config cfg;
@@ -496,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_idle_periods_bounded),
 		cmocka_unit_test(test_erase_small_block),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_init_enomem),
 	};
 
