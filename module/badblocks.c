@@ -23,6 +23,7 @@
 #include <linux/blk-mq.h>
 #include <linux/device.h>
 #include <linux/kstrtox.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -33,6 +34,9 @@
  * int badblocks_set() takes, and its end in the table's 54-bit sectors.
  */
 #define FTLBLK_BB_MAX_SECTOR	(65536ULL << (20 - SECTOR_SHIFT))
+
+/* Serializes the writers of every list, so that a failed update can be undone. */
+static DEFINE_MUTEX(ftlblk_bb_mutex);
 
 static const char ftlblk_bb_help[] =
 	"+START-END or -START-END (512-byte sectors, START <= END < 134217728)";
@@ -102,6 +106,41 @@ ssize_t ftlblk_bb_show(struct badblocks *bb, char *page)
 	return badblocks_show(bb, page, 0);
 }
 
+/*
+ * Add or remove a range; a failed update changes nothing. The kernel's
+ * own may fail half done (6.1's badblocks_set() fills the table with the
+ * first part of a range, then reports failure), so the list is copied
+ * first and put back under its seqlock, which readers retry on.
+ * Return: 0 (*@done tells whether the update was made) or -ENOMEM.
+ */
+static int bb_update(struct badblocks *bb, u64 start, u64 sectors, bool set,
+		     bool *done)
+{
+	int count, changed, unacked;
+	u64 *saved;
+
+	saved = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!saved)
+		return -ENOMEM;
+	mutex_lock(&ftlblk_bb_mutex);
+	memcpy(saved, bb->page, PAGE_SIZE);
+	count = bb->count;
+	changed = bb->changed;
+	unacked = bb->unacked_exist;
+	*done = ftlblk_compat_bb_update(bb, start, sectors, set);
+	if (!*done) {
+		write_seqlock_irq(&bb->lock);
+		memcpy(bb->page, saved, PAGE_SIZE);
+		bb->count = count;
+		bb->changed = changed;
+		bb->unacked_exist = unacked;
+		write_sequnlock_irq(&bb->lock);
+	}
+	mutex_unlock(&ftlblk_bb_mutex);
+	kfree(saved);
+	return 0;
+}
+
 /**
  * ftlblk_bb_store() - add ("+START-END") or remove ("-START-END") a range
  * @bb: the list
@@ -110,7 +149,8 @@ ssize_t ftlblk_bb_show(struct badblocks *bb, char *page)
  * @count: its length
  *
  * Return: @count; -EINVAL after one pr_err() line naming the attribute and
- * the format; -ENOSPC (logged) if the table is full; -ENOMEM.
+ * the format; -ENOSPC (logged) if the table is full; -ENOMEM. On error the
+ * list is as it was.
  */
 ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 			const char *buf, size_t count)
@@ -118,7 +158,7 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 	int len = count && buf[count - 1] == '\n' ? count - 1 : count;
 	char *copy, *text, *dash;
 	u64 start, end;
-	bool done;
+	bool done, set;
 	int ret;
 
 	copy = kstrndup(buf, count, GFP_KERNEL);
@@ -141,9 +181,11 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 		kfree(copy);
 		return -EINVAL;
 	}
-	done = ftlblk_compat_bb_update(bb, start, end - start + 1,
-				       text[0] == '+');
+	set = text[0] == '+';
 	kfree(copy);
+	ret = bb_update(bb, start, end - start + 1, set, &done);
+	if (ret)
+		return ret;
 	if (!done) {
 		/* The table holds 512 pieces of up to 512 sectors each. */
 		pr_err("%s: badblocks '%.*s': too many bad ranges\n", who, len,

@@ -9,7 +9,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write blkop md5sum
-plan 58
+plan 62
 
 D=ftlblk0
 BB=/sys/block/$D/ftl/badblocks
@@ -98,6 +98,14 @@ is "$(errno-write $BB -352-359)" ok "echo -352-359"
 is "$(cat $BB | tr '\n' ' ')" "300 52 360 40 " "the list is 300 52, 360 40"
 is "$(rd $D 344 8) $(rd $D 352 8) $(rd $D 360 8)" "EIO ok EIO" \
 	"344..351 bad, 352..359 good, 360..367 bad"
+# A range the table cannot hold (512 pieces of up to 512 sectors) fails
+# and changes nothing: 6.1's badblocks_set() fills the table first.
+mark
+is "$(errno-write $BB +1000-301000)" ENOSPC "echo +1000-301000: ENOSPC"
+is "$(newlines)" "ftlblk: $D: badblocks '+1000-301000': too many bad ranges" \
+	"with one log line"
+is "$(cat $BB | tr '\n' ' ')" "300 52 360 40 " "the list is as before"
+is "$(rd $D 1000 8) $(rd $D 2048 8)" "ok ok" "sectors of the refused range read"
 is "$(errno-write $BB -0-32767)" ok "echo -0-32767 clears everything"
 is "$(cat $BB)" "" "empty"
 ok "the device equals the reference" same $D 0 2048
