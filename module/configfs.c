@@ -32,7 +32,12 @@ struct ftlblk_item {
 	 * it, so it may change while powered on.
 	 */
 	struct badblocks bb;
-	unsigned int cut_mode;		/* power_cut_mode, kept across power */
+	/*
+	 * power_cut_mode while powered off: the powered device's own
+	 * (dev->cut_mode, also written through its ftl/power_cut_mode) is
+	 * the only copy while it exists, and is kept here at power off.
+	 */
+	unsigned int cut_mode;
 };
 
 /*
@@ -170,6 +175,7 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 {
 	struct ftlblk_item *fi = to_ftlblk_item(item);
 	const char *name = config_item_name(item);
+	unsigned int mode;
 	int err = 0;
 	bool on;
 
@@ -184,9 +190,12 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 		if (!err)
 			fi->dev->cut_mode = fi->cut_mode;
 	} else if (!on && fi->dev) {
+		mode = READ_ONCE(fi->dev->cut_mode);
 		err = ftlblk_remove(fi->dev, false);
-		if (!err)
+		if (!err) {
 			fi->dev = NULL;
+			fi->cut_mode = mode;
+		}
 	}
 	mutex_unlock(&ftlblk_cfg_lock);
 	return err ? err : count;
@@ -234,7 +243,7 @@ static ssize_t ftlblk_item_power_cut_mode_show(struct config_item *item,
 	unsigned int mode;
 
 	mutex_lock(&ftlblk_cfg_lock);
-	mode = fi->cut_mode;
+	mode = fi->dev ? READ_ONCE(fi->dev->cut_mode) : fi->cut_mode;
 	mutex_unlock(&ftlblk_cfg_lock);
 	return sysfs_emit(page, "%s\n", ftlblk_cut_mode_name(mode));
 }
@@ -248,9 +257,10 @@ static ssize_t ftlblk_item_power_cut_mode_store(struct config_item *item,
 	if (mode < 0)
 		return mode;
 	mutex_lock(&ftlblk_cfg_lock);
-	fi->cut_mode = mode;
 	if (fi->dev)
 		WRITE_ONCE(fi->dev->cut_mode, mode);
+	else
+		fi->cut_mode = mode;
 	mutex_unlock(&ftlblk_cfg_lock);
 	return count;
 }

@@ -9,11 +9,11 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_cmd pageclass discard-race fio errno-write blkdiscard
-plan 57
+plan 60
 
 A=/tmp/wc-A B=/tmp/wc-B R=/tmp/wc-R
 cleanup() {
-	for n in wc wn wr1 wr2 wr3 ws wg wf; do
+	for n in wc wn wr1 wr2 wr3 ws wg wf wm; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
 	rm -f "$A" "$B" "$R" /tmp/wc-R2 /tmp/wc-v1 /tmp/wc-v2 /tmp/wc-v3
@@ -184,6 +184,21 @@ z=${c#*zero=}; z=${z%% *}
 is "$c" "ref0=$((1024 - z)) zero=$z other=0" "random: a discarded page is its old data or zeroes, nothing else ($z zeroed)"
 ok "random: some discards kept, some lost" test "$z" -gt 384 -a "$z" -lt 640
 rmdir "$CFS/wr1" "$CFS/wr2" "$CFS/wr3"
+
+# ---- power_cut_mode: one value, whichever side wrote it -------------------
+C=$(mkdev wm size=16 pages_per_block=64 write_cache=1)
+echo random > "/sys/block/$C/ftl/power_cut_mode"
+is "$(cat "$CFS/wm/power_cut_mode") $(st "$C" power_cut_mode)" "random random" \
+	"power_cut_mode random through sysfs: configfs shows it too"
+echo 0 > "$CFS/wm/power"
+echo 1 > "$CFS/wm/power"
+C=ftlblk$(cat "$CFS/wm/index")
+is "$(cat "$CFS/wm/power_cut_mode") $(st "$C" power_cut_mode)" "random random" \
+	"and keeps it across power off and on"
+echo all > "$CFS/wm/power_cut_mode"
+is "$(cat "$CFS/wm/power_cut_mode") $(st "$C" power_cut_mode)" "all all" \
+	"power_cut_mode all through configfs: the device's too"
+rmdir "$CFS/wm"
 
 # ---- cache_mib: a full cache writes back its oldest updates --------------
 S=$(mkdev ws size=16 pages_per_block=64 write_cache=1 cache_mib=1)
