@@ -194,6 +194,26 @@ int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
 }
 
 /**
+ * ftlblk_store_replaces() - would storing @lpn's new data give a page back?
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @fua: the store is FUA (programmed at once)
+ *
+ * Return: true if ftlblk_store_page() would release the page holding
+ * @lpn's current data (the cached one, or without the cache or with @fua
+ * the flash one) when it stores the new one.
+ */
+bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua)
+{
+	lockdep_assert_held(&dev->lock);
+	if (ftlblk_cache_on(dev) &&
+	    ftl_cache_is_handle(ftl_cache_peek(&dev->cache, lpn)))
+		return true;
+	return (!ftlblk_cache_on(dev) || fua) &&
+	       ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED;
+}
+
+/**
  * ftlblk_cached_page() - what the cache holds for @lpn, under dev->lock
  * @dev: device with the cache on
  * @lpn: logical page
@@ -270,8 +290,9 @@ bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev)
  *
  * Runs on ftlblk_wq: reschedules between batches.
  *
- * Return: BLK_STS_OK, or BLK_STS_IOERR if the power went off or the FTL
- * refused a write-back (what is not written back stays cached).
+ * Return: BLK_STS_OK, or BLK_STS_IOERR if the power is off, a power cut
+ * came since the flush was queued, or the FTL refused a write-back (what
+ * is not written back stays cached).
  */
 blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq)
 {
@@ -287,10 +308,16 @@ blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq)
 	spin_unlock(&dev->lock);
 	do {
 		ftlblk_lock(dev, &rel);
+		/*
+		 * A cut since the flush came may have dropped updates it must
+		 * make durable (then the mark has "passed" with nothing
+		 * written back): fail it, or fsync reports lost data as safe.
+		 */
+		if (dev->power_off || dev->cuts_seen != cmd->gen)
+			err = -EIO;
 		for (n = 0; !err && n < FTLBLK_FLUSH_BATCH &&
 		     !ftl_cache_passed(&dev->cache, mark); n++)
-			err = dev->power_off ? -EIO :
-			      writeback_oldest(dev, &cmd->treq);
+			err = writeback_oldest(dev, &cmd->treq);
 		done = err || ftl_cache_passed(&dev->cache, mark);
 		ftlblk_unlock(dev);
 		if (!done)
@@ -361,13 +388,18 @@ void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 	if (cut) {
 		dev->ctr.power_cuts++;
 		/* Each cut of a device tears its cache differently, reproducibly. */
-		prandom_seed_state(&rnd, ((u64)dev->cuts_seen++ << 32) |
+		prandom_seed_state(&rnd, ((u64)dev->cuts_seen << 32) |
 				   dev->cfg.val[FTLBLK_FAULT_SEED]);
+		WRITE_ONCE(dev->cuts_seen, dev->cuts_seen + 1);
 	}
 	WRITE_ONCE(dev->power_off, !on);
 	spin_unlock(&dev->lock);
-	if (cut && ftlblk_cache_on(dev))
-		drop_cache(dev, &rnd);
+	if (cut) {
+		/* Nothing waits for flash work the cut abandoned. */
+		ftlblk_timing_end_pending(dev, true);
+		if (ftlblk_cache_on(dev))
+			drop_cache(dev, &rnd);
+	}
 	mutex_unlock(&dev->power_mutex);
 }
 

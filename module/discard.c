@@ -15,7 +15,10 @@
  * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq, where
  * they may allocate with GFP_NOIO and reschedule between batches, so that
  * reads and writes keep flowing beside them. A flush that has cached
- * updates to write back (cache.c) runs there too.
+ * updates to write back (cache.c) runs there too, and so does a write
+ * that found no memory without waiting (rw.c): ftlblk_wq is
+ * WQ_MEM_RECLAIM, so under memory pressure its rescuer still runs it, and
+ * GFP_NOIO lets it wait for reclaim without recursing into block I/O.
  *
  * Every change goes through ftlblk_store_page() and ftlblk_store_unmap()
  * (cache.c): into the write cache if it is on, else to the FTL.
@@ -65,7 +68,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	if (!keep_mapped && !holds_data)
 		return BLK_STS_OK;
 
-	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
+	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
 	if (err)
 		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
 	buf = page_address(page);
@@ -97,7 +100,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 		struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 		int err;
 
-		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO);
+		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
 		if (err)
 			return err == -ENOSPC ? BLK_STS_NOSPC :
 			       BLK_STS_RESOURCE;
@@ -314,6 +317,8 @@ static void ftlblk_zero_work(struct work_struct *work)
 		sts = ftlblk_discard(dev, rq);
 	else if (req_op(rq) == REQ_OP_FLUSH)
 		sts = ftlblk_cache_flush(dev, rq);
+	else if (req_op(rq) == REQ_OP_WRITE)
+		sts = ftlblk_rw(dev, rq, true, GFP_NOIO);
 	else
 		sts = ftlblk_write_zeroes(dev, rq);
 	/* No memory even after reclaim: let blk-mq try again later. */

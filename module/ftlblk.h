@@ -107,6 +107,7 @@ struct ftlblk_counters {
 	u64 power_cuts;
 	u64 cache_writebacks;		/* cached updates made durable */
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
+	u64 timeouts;			/* requests ended by blk-mq's timeout */
 };
 
 /* Largest read or write request: 1 MiB, as brd's and most NVMe's. */
@@ -127,6 +128,8 @@ struct ftlblk_counters {
  * @treq: with timing=1, the request's modeled flash operations (timing.c)
  * @timer: with timing=1, ends the request at its modeled completion time
  * @sts: the status @timer ends it with
+ * @gen: the power cycle it started in (&ftlblk_dev.cuts_seen then): a cut
+ *	since may have dropped its effect from the write cache
  * @pages: a write's new data pages, taken before it touches the FTL; a
  *	discard's pages released by one batch of unmaps
  */
@@ -135,6 +138,7 @@ struct ftlblk_cmd {
 	struct ftl_timing_req treq;
 	struct hrtimer timer;
 	blk_status_t sts;
+	u32 gen;
 	struct page *pages[FTLBLK_MAX_RQ_PAGES];
 };
 
@@ -232,19 +236,23 @@ struct ftlblk_dev {
 	 * under it is O(1), except an erase: O(dies), at most 4096.
 	 * treq is the request whose write runs under lock now (set and
 	 * cleared under lock), so that the GC it triggers is charged to it.
+	 * timers_cut is set once, when removal starts: from then requests
+	 * complete without waiting for their modeled time (timing.c).
 	 */
 	bool timing_on;
+	bool timers_cut;
 	spinlock_t timing_lock;		/* protects timing, see above */
 	struct ftl_timing timing;
 	struct ftl_timing_req *treq;
 
 	/*
 	 * Volatile write cache (cache.c), with write_cache=1; cache.slot is
-	 * NULL without. cache, power_off and cuts_seen are protected by
-	 * lock; power_off is also read without it (queue_rq, completions),
-	 * where a stale value only lets one more request fail or pass as if
-	 * it had come a moment earlier or later. power_mutex serializes
-	 * cutting and restoring the power; cut_mode is power_cut_mode.
+	 * NULL without. cache, power_off and cuts_seen (power cuts so far:
+	 * the power cycle) are protected by lock; power_off and cuts_seen
+	 * are also read without it (queue_rq, completions), where a stale
+	 * value only fails a request as if it had come a moment later.
+	 * power_mutex serializes cutting and restoring the power; cut_mode
+	 * is power_cut_mode.
 	 */
 	struct ftl_cache cache;
 	bool power_off;
@@ -282,6 +290,48 @@ static inline bool ftlblk_cache_on(const struct ftlblk_dev *dev)
 	return dev->cache.slot;
 }
 
+/*
+ * Does @rq's effect sit in the volatile write cache when it completes?
+ * Writes, write-zeroes and discards without FUA do, with the cache on.
+ */
+static inline bool ftlblk_rq_cached(const struct ftlblk_dev *dev,
+				    const struct request *rq)
+{
+	enum req_op op = req_op(rq);
+
+	return ftlblk_cache_on(dev) && !(rq->cmd_flags & REQ_FUA) &&
+	       (op == REQ_OP_WRITE || op == REQ_OP_WRITE_ZEROES ||
+		op == REQ_OP_DISCARD);
+}
+
+/**
+ * ftlblk_final_status() - the status @rq may complete with now
+ * @dev: device
+ * @rq: request about to complete
+ * @sts: the status its work ended with
+ *
+ * A disconnected disk (power off) completes nothing successfully, and a
+ * request in flight across a power cut must not report success for an
+ * effect the cut dropped from the write cache: nothing acknowledged is
+ * lost. A flush checks the same itself (ftlblk_cache_flush()), while it
+ * writes back; what it made durable stays durable.
+ *
+ * Return: @sts, or BLK_STS_IOERR.
+ */
+static inline blk_status_t ftlblk_final_status(struct ftlblk_dev *dev,
+					       struct request *rq,
+					       blk_status_t sts)
+{
+	const struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (READ_ONCE(dev->power_off))
+		return BLK_STS_IOERR;
+	if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
+	    ftlblk_rq_cached(dev, rq))
+		return BLK_STS_IOERR;
+	return sts;
+}
+
 /* Bytes in one flash page. */
 static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 {
@@ -299,7 +349,7 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force);
 
 /* rw.c */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
-		       bool write);
+		       bool write, gfp_t gfp);
 void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len);
 int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
@@ -314,8 +364,9 @@ int ftlblk_zero_init(void);
 void ftlblk_zero_exit(void);
 
 /* pages.c */
+bool ftlblk_mem_tight(struct ftlblk_dev *dev, unsigned int n);
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
-		     unsigned int n, gfp_t gfp);
+		     unsigned int n, gfp_t gfp, unsigned int over);
 void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		      unsigned int n);
 void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
@@ -355,6 +406,8 @@ void ftlblk_timing_relocate(struct ftlblk_dev *dev, u32 from, u32 to);
 void ftlblk_timing_erase(struct ftlblk_dev *dev, u32 block);
 void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 			blk_status_t sts);
+void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut);
+enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq);
 void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st);
 void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 
@@ -364,6 +417,7 @@ int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
 int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
 		       bool discard, struct ftl_timing_req *treq);
 bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
+bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua);
 int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
 				struct page **pagep);
 bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev);

@@ -300,10 +300,15 @@ static void ftlblk_release(void *ctx, u32 ppn)
 	struct page *page = ftlblk_data(dev, ppn);
 
 	if (page) {
-		set_page_private(page, 0);
-		ftlblk_release_page(dev, page);
+		/*
+		 * Unpublish first: once released, the page may be freed
+		 * (a full release array frees it at once) or reused, and a
+		 * lock-free reader must not find it through data[] then.
+		 */
 		ftlblk_set_data(dev, ppn, NULL);
 		dev->data_pages--;
+		set_page_private(page, 0);
+		ftlblk_release_page(dev, page);
 	}
 }
 
@@ -355,10 +360,18 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 {
 	struct request *rq = bd->rq;
 	struct ftlblk_dev *dev = hctx->queue->queuedata;
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	blk_status_t sts;
 
 	blk_mq_start_request(rq);
 	ftlblk_timing_start(dev, rq);
+	cmd->gen = READ_ONCE(dev->cuts_seen);
+	/*
+	 * The power cycle, then power_off (a cut sets them the other way
+	 * round, under dev->lock): a request that finds the power on has
+	 * the cycle it runs in, or an older one, which only fails it.
+	 */
+	smp_rmb();
 	/* Power cut: a disconnected disk answers nothing. */
 	if (READ_ONCE(dev->power_off) || ftlblk_bad_sectors(dev, rq)) {
 		blk_mq_end_request(rq, BLK_STS_IOERR);
@@ -366,21 +379,25 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		sts = ftlblk_rw(dev, rq, false);
+		sts = ftlblk_rw(dev, rq, false, GFP_NOWAIT);
 		break;
 	case REQ_OP_WRITE:
-		sts = ftlblk_rw(dev, rq, true);
+		sts = ftlblk_rw(dev, rq, true, GFP_NOWAIT);
 		/*
-		 * Out of memory before anything was written: retry later
-		 * (at mem_limit_mib it is BLK_STS_NOSPC, ended below).
+		 * No memory without waiting, nothing written: the worker
+		 * (WQ_MEM_RECLAIM, so it runs under memory pressure too)
+		 * may wait for reclaim, which swap on ftlblk needs (at
+		 * mem_limit_mib it is BLK_STS_NOSPC, ended below).
 		 */
-		if (sts == BLK_STS_RESOURCE)
-			return sts;
+		if (sts == BLK_STS_RESOURCE) {
+			ftlblk_queue_work(cmd);
+			return BLK_STS_OK;
+		}
 		break;
 	case REQ_OP_FLUSH:
 		/* Writing back the cache may take long: on the workqueue. */
 		if (ftlblk_cache_flush_needed(dev)) {
-			ftlblk_queue_work(blk_mq_rq_to_pdu(rq));
+			ftlblk_queue_work(cmd);
 			return BLK_STS_OK;
 		}
 		sts = BLK_STS_OK;
@@ -405,9 +422,15 @@ static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	return 0;
 }
 
+static enum blk_eh_timer_return ftlblk_timeout(struct request *rq)
+{
+	return ftlblk_timing_timeout(rq);
+}
+
 static const struct blk_mq_ops ftlblk_mq_ops = {
 	.queue_rq = ftlblk_queue_rq,
 	.init_request = ftlblk_init_request,
+	.timeout = ftlblk_timeout,
 };
 
 /* ---- block device ---- */
@@ -495,19 +518,31 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 
 	lim->logical_block_size = v[FTLBLK_BLOCKSIZE];
 	lim->physical_block_size = v[FTLBLK_PAGE_SIZE];
+	/* The flash page, as NVMe's NPWG: smaller writes are read-modify-write. */
 	lim->io_min = v[FTLBLK_PAGE_SIZE];
-	/* Large requests and a flash block as the optimal size. */
-	lim->io_opt = v[FTLBLK_PAGE_SIZE] * v[FTLBLK_PAGES_PER_BLOCK];
+	/*
+	 * No optimal size, as null_blk and an NVMe SSD without NOWS: the FTL
+	 * remaps every page, so the host gains nothing by aligning to an
+	 * erase block, while readahead (2 x io_opt) and mkfs (a RAID stripe
+	 * width) would take one at its word.
+	 */
+	lim->io_opt = 0;
 	lim->max_hw_sectors = FTLBLK_MAX_HW_SECTORS;
 	lim->max_segments = USHRT_MAX;
 	lim->max_segment_size = UINT_MAX;
-	lim->max_write_zeroes_sectors = UINT_MAX >> SECTOR_SHIFT;
+	/*
+	 * Whole flash pages: the block layer splits a large write-zeroes or
+	 * discard at these limits, and a piece ending inside a page would
+	 * make the page at the split read-modify-write twice.
+	 */
+	lim->max_write_zeroes_sectors = rounddown(UINT_MAX >> SECTOR_SHIFT,
+						  dev->sectors_per_page);
 	/* discard off: discard_max_bytes 0, the block layer refuses discards. */
 	if (!v[FTLBLK_DISCARD])
 		return;
 	lim->discard_granularity = v[FTLBLK_PAGE_SIZE];
 	lim->max_hw_discard_sectors = max_discard ? max_discard :
-				      UINT_MAX >> SECTOR_SHIFT;
+		rounddown(UINT_MAX >> SECTOR_SHIFT, dev->sectors_per_page);
 	lim->max_discard_segments = v[FTLBLK_MAX_DISCARD_SEGMENTS];
 }
 
@@ -703,6 +738,8 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	dev->removing = true;
 	mutex_unlock(&disk->open_mutex);
 
+	/* Requests waiting for the modeled flash need not wait any more. */
+	ftlblk_timing_end_pending(dev, false);
 	/* After this no request runs and none will be queued. */
 	del_gendisk(disk);
 	ftlblk_faults_exit(dev);

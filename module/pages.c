@@ -22,7 +22,10 @@
  * pooled pages and those of requests in flight count as much as mapped
  * ones. A request is charged once, for the pages the pool cannot supply;
  * if they would pass the limit it gets -ENOSPC with nothing taken, and
- * with no limit nothing is counted at all.
+ * with no limit nothing is counted at all. An overwrite of pages the
+ * device holds may pass the limit by those pages, since it gives as many
+ * back when it is stored (they are freed then, not pooled): a full
+ * filesystem on a device at its limit can still rewrite its journal.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -45,13 +48,18 @@ static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 	return page;
 }
 
-/* Charge @n pages to mem_limit_mib. Return: false if they would pass it. */
-static bool mem_charge(struct ftlblk_dev *dev, unsigned int n)
+/*
+ * Charge @n pages to mem_limit_mib, which they may pass by @over (pages
+ * that replace ones given back as soon as they are stored).
+ * Return: false if they would pass it.
+ */
+static bool mem_charge(struct ftlblk_dev *dev, unsigned int n,
+		       unsigned int over)
 {
 	if (!dev->mem_limit_pages || !n)
 		return true;
 	if (atomic_long_add_return(n, &dev->mem_pages) <=
-	    (long)dev->mem_limit_pages)
+	    (long)(dev->mem_limit_pages + over))
 		return true;
 	atomic_long_sub(n, &dev->mem_pages);
 	return false;
@@ -65,12 +73,30 @@ static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
 }
 
 /**
+ * ftlblk_mem_tight() - might @n more data pages pass mem_limit_mib?
+ * @dev: device
+ * @n: pages a request needs
+ *
+ * Return: true if the device has a limit and holds more than the limit
+ * less @n pages (the answer may be stale at once; it only decides whether
+ * a write looks for pages it replaces).
+ */
+bool ftlblk_mem_tight(struct ftlblk_dev *dev, unsigned int n)
+{
+	return dev->mem_limit_pages &&
+	       atomic_long_read(&dev->mem_pages) + n > (long)dev->mem_limit_pages;
+}
+
+/**
  * ftlblk_pages_get() - take @n data pages, all or none
  * @dev: device
  * @pages: receives the pages
  * @n: how many
  * @gfp: for the pages the pool cannot supply: GFP_NOWAIT from queue_rq,
  *	GFP_NOIO from the worker
+ * @over: how many of them may pass mem_limit_mib: those that replace a
+ *	page the device holds and gives back when the new one is stored (an
+ *	overwrite does not make the device hold more)
  *
  * The pages hold stale data; the caller overwrites every byte. Pages
  * from the pool are already charged to mem_limit_mib; the others are
@@ -82,7 +108,7 @@ static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
  * the FTL.
  */
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
-		     unsigned int n, gfp_t gfp)
+		     unsigned int n, gfp_t gfp, unsigned int over)
 {
 	unsigned int pooled, i;
 
@@ -91,7 +117,7 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 	dev->pool_pages -= pooled;
 	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
 	spin_unlock(&dev->pool_lock);
-	if (!mem_charge(dev, n - pooled)) {
+	if (!mem_charge(dev, n - pooled, over)) {
 		ftlblk_pages_put(dev, pages, pooled);
 		spin_lock(&dev->lock);
 		dev->ctr.mem_limit_rejections++;
@@ -123,6 +149,7 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		      unsigned int n)
 {
 	unsigned int i, spill = 0;
+	long excess;
 
 	/*
 	 * Pairs with the full barrier of get_page_unless_zero() in a reader
@@ -130,13 +157,18 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 	 * go, or we see its reference and do not recycle the page.
 	 */
 	smp_mb();
+	/* Above the limit (an overwrite passed it), free, do not pool. */
+	excess = dev->mem_limit_pages ? atomic_long_read(&dev->mem_pages) -
+					(long)dev->mem_limit_pages : 0;
 	spin_lock(&dev->pool_lock);
 	for (i = 0; i < n; i++) {
-		if (page_ref_count(pages[i]) == 1 &&
-		    dev->pool_pages < dev->pool_max)
+		if (page_ref_count(pages[i]) == 1 && excess <= 0 &&
+		    dev->pool_pages < dev->pool_max) {
 			dev->pool[dev->pool_pages++] = pages[i];
-		else
+		} else {
 			pages[spill++] = pages[i];
+			excess--;
+		}
 	}
 	spin_unlock(&dev->pool_lock);
 	for (i = 0; i < spill; i++)

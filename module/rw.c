@@ -387,20 +387,45 @@ static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
-static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
+/*
+ * Pages of [@first, @first + @n) whose current data a write gives back as
+ * it stores the new: at most FTLBLK_MAX_RQ_PAGES lookups under the lock,
+ * only when a write may meet mem_limit_mib.
+ */
+static unsigned int replaced_pages(struct ftlblk_dev *dev, u64 first,
+				   unsigned int n, bool fua)
+{
+	unsigned int i, replaced = 0;
+
+	spin_lock(&dev->lock);
+	for (i = 0; i < n; i++)
+		replaced += ftlblk_store_replaces(dev, first + i, fua);
+	spin_unlock(&dev->lock);
+	return replaced;
+}
+
+static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
+				 gfp_t gfp)
 {
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct ftlblk_chunk chunks[FTLBLK_BATCH_PAGES];
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	unsigned int left = blk_rq_bytes(rq), n, used = 0;
+	unsigned int left = blk_rq_bytes(rq), n, used = 0, over;
 	u64 first = pos >> dev->page_shift;
 	unsigned int nr_pages = ((pos + left - 1) >> dev->page_shift) - first + 1;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
 	int err;
 
-	/* Nothing applied: at mem_limit_mib it fails, else it is retried. */
-	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, GFP_NOWAIT);
+	/* At mem_limit_mib an overwrite still fits: it gives as much back. */
+	over = ftlblk_mem_tight(dev, nr_pages) ?
+	       replaced_pages(dev, first, nr_pages, rq->cmd_flags & REQ_FUA) :
+	       0;
+	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, over);
+	/*
+	 * Nothing applied: at mem_limit_mib it fails, else the caller
+	 * retries, on the worker where it may wait for memory.
+	 */
 	if (err)
 		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
 	cursor_init(&c, rq);
@@ -420,20 +445,21 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq)
  * @dev: device
  * @rq: the request, at most FTLBLK_MAX_HW_SECTORS long
  * @write: true for REQ_OP_WRITE
- *
- * Does not sleep.
+ * @gfp: for a write's new data pages: GFP_NOWAIT from queue_rq, which
+ *	does not sleep; GFP_NOIO from ftlblk_wq, which may wait for memory
  *
  * Return: BLK_STS_OK; BLK_STS_RESOURCE if a write found no memory (nothing
- * was written, blk-mq retries); BLK_STS_NOSPC if it would pass
- * mem_limit_mib (nothing was written); BLK_STS_IOERR if the request lies beyond
- * the capacity or the FTL reports a broken invariant.
+ * was written: retry); BLK_STS_NOSPC if it would pass mem_limit_mib
+ * (nothing was written); BLK_STS_IOERR if the request lies beyond the
+ * capacity or the FTL reports a broken invariant.
  */
-blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write)
+blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write,
+		       gfp_t gfp)
 {
 	if (!blk_rq_bytes(rq))
 		return BLK_STS_OK;
 	/* The block layer checks this; a bug there must not corrupt us. */
 	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > get_capacity(dev->disk))
 		return BLK_STS_IOERR;
-	return write ? ftlblk_write(dev, rq) : ftlblk_read(dev, rq);
+	return write ? ftlblk_write(dev, rq, gfp) : ftlblk_read(dev, rq);
 }

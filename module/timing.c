@@ -14,7 +14,16 @@
  *
  * With timing=0 none of this runs: each hook is one test of
  * dev->timing_on.
+ *
+ * Modeled times are bounded by what the host waits for, not by the model:
+ * a power cut abandons the flash's pending work (ftl_timing_abort()) and
+ * fails the requests waiting for it at once, removal ends them at once
+ * (their work is done; only the wait is cut short), and a request still
+ * waiting when blk-mq's timeout (queue/io_timeout, 30 s by default)
+ * expires ends with BLK_STS_TIMEOUT, as a host gives up on a slow disk.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -68,9 +77,7 @@ static enum hrtimer_restart ftlblk_timer_expired(struct hrtimer *timer)
 	struct request *rq = blk_mq_rq_from_pdu(cmd);
 	struct ftlblk_dev *dev = rq->q->queuedata;
 
-	/* The power went off before the flash finished: no answer. */
-	blk_mq_end_request(rq, READ_ONCE(dev->power_off) ? BLK_STS_IOERR :
-			   cmd->sts);
+	blk_mq_end_request(rq, ftlblk_final_status(dev, rq, cmd->sts));
 	return HRTIMER_NORESTART;
 }
 
@@ -207,9 +214,7 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	u64 latency;
 
-	/* A disconnected disk completes nothing (cache.c). */
-	if (READ_ONCE(dev->power_off))
-		sts = BLK_STS_IOERR;
+	sts = ftlblk_final_status(dev, rq, sts);
 	if (!dev->timing_on) {
 		blk_mq_end_request(rq, sts);
 		return;
@@ -221,13 +226,87 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	if (trace_ftlblk_complete_enabled())
 		trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq),
 				      latency);
-	if (cmd->treq.done <= ktime_get_ns()) {
+	if (cmd->treq.done <= ktime_get_ns() || READ_ONCE(dev->timers_cut)) {
 		blk_mq_end_request(rq, sts);
 		return;
 	}
 	cmd->sts = sts;
 	hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
 		      HRTIMER_MODE_ABS);
+	/*
+	 * Pairs with ftlblk_timing_end_pending(): either it finds this timer
+	 * armed, or this finds the power off or the device going away.
+	 */
+	smp_mb();
+	if ((READ_ONCE(dev->power_off) || READ_ONCE(dev->timers_cut)) &&
+	    hrtimer_try_to_cancel(&cmd->timer) == 1)
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, sts));
+}
+
+/* Ends @rq at once if it waits for its modeled completion (tag iterator). */
+static bool end_if_waiting(struct request *rq, void *data)
+{
+	struct ftlblk_dev *dev = data;
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (hrtimer_try_to_cancel(&cmd->timer) == 1)
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, cmd->sts));
+	return true;
+}
+
+/**
+ * ftlblk_timing_end_pending() - end every request waiting for the model
+ * @dev: device whose power was just cut (power_off set), or that is being
+ *	removed
+ * @cut: a power cut: the flash's pending and booked work is abandoned too
+ *
+ * After a cut the waiting requests fail (ftlblk_final_status()); at
+ * removal they complete with their status now, and so does every later
+ * one. Process context.
+ */
+void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut)
+{
+	if (!dev->timing_on)
+		return;
+	if (cut) {
+		spin_lock(&dev->timing_lock);
+		ftl_timing_abort(&dev->timing, ktime_get_ns());
+		spin_unlock(&dev->timing_lock);
+	} else {
+		WRITE_ONCE(dev->timers_cut, true);
+	}
+	/* Pairs with ftlblk_end_request(): see there. */
+	smp_mb();
+	blk_mq_tagset_busy_iter(&dev->tag_set, end_if_waiting, dev);
+}
+
+/**
+ * ftlblk_timing_timeout() - blk-mq's timeout for @rq expired
+ * @rq: request started longer ago than the queue's io_timeout
+ *
+ * A request waiting for its modeled completion ends now with
+ * BLK_STS_TIMEOUT (its work is done, but the host gave up on it) and is
+ * counted in ftl/timeouts. One still being served (a long discard on the
+ * workqueue) or completing right now gets more time.
+ *
+ * Return: BLK_EH_DONE if @rq was ended, else BLK_EH_RESET_TIMER.
+ */
+enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq)
+{
+	struct ftlblk_dev *dev = rq->q->queuedata;
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (!dev->timing_on || hrtimer_try_to_cancel(&cmd->timer) != 1)
+		return BLK_EH_RESET_TIMER;
+	spin_lock(&dev->lock);
+	dev->ctr.timeouts++;
+	spin_unlock(&dev->lock);
+	pr_warn_ratelimited("%s: request at sector %llu timed out waiting %llu ms for the modeled flash\n",
+			    dev->disk->disk_name, (u64)blk_rq_pos(rq),
+			    div_u64(cmd->treq.done - cmd->treq.arrival,
+				    NSEC_PER_MSEC));
+	blk_mq_end_request(rq, BLK_STS_TIMEOUT);
+	return BLK_EH_DONE;
 }
 
 /**

@@ -5,7 +5,7 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-plan 90
+plan 91
 
 
 # Every statistics file the documentation lists, in its order.
@@ -20,7 +20,7 @@ bad_blocks read_only host_busy_ns gc_busy_ns erase_busy_ns channel_busy_ns
 requests_timed latency_ns_total timing channels dies_per_channel read_us
 program_us erase_us channel_mbps power_cuts cache_writebacks
 pages_lost_at_power_cut cached_pages write_cache cache_mib power_cut
-power_cut_mode"
+power_cut_mode timeouts"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
@@ -63,13 +63,17 @@ is "$(q ftlblk0 rotational)" 0 "rotational 0"
 is "$(q ftlblk0 write_cache)" "write through" "no volatile write cache by default"
 wzb=$(q ftlblk0 write_zeroes_max_bytes)
 ok "write_zeroes_max_bytes > 0 (got $wzb)" test "${wzb:-0}" -gt 0
+dmb=$(q ftlblk0 discard_max_hw_bytes)
+# A split at a limit inside a flash page would rewrite that page twice.
+is "$((wzb % 4096)) $((dmb % 4096))" "0 0" \
+	"write_zeroes_max_bytes ($wzb) and discard_max_hw_bytes ($dmb): whole 4 KiB pages"
 is "$(sysfs_read /sys/block/ftlblk0/mq/0/nr_tags)" 64 "hw_queue_depth 64 tags"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 is "$(ls /sys/block/ftlblk0/mq | wc -l)" "$ncpu" "one hardware queue per CPU ($ncpu)"
 is "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/ftlblk0/queue/scheduler)" none \
 	"no I/O scheduler by default"
 is "$(q ftlblk0 max_hw_sectors_kb)" 1024 "max_hw_sectors_kb 1024"
-is "$(q ftlblk0 optimal_io_size)" 1048576 "optimal_io_size 1 MiB (one erase block)"
+is "$(q ftlblk0 optimal_io_size)" 0 "optimal_io_size 0 (none: not an erase block, which mkfs would take for a stripe)"
 
 is "$(sorted "$(ls /sys/block/ftlblk0/ftl)")" "$(sorted "$STATS")" \
 	"ftl/ holds exactly the documented statistics files"

@@ -9,8 +9,8 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-need_cmd blkdiscard blkop md5sum
-plan 45
+need_cmd blkdiscard blkop md5sum fio
+plan 52
 
 LIMIT=$((8 << 20))
 
@@ -57,6 +57,24 @@ is "$(st "$M" mem_limit_rejections) $(st "$M" valid_pages)" "3 2048" \
 	"mem_limit_rejections 3, still 2048 valid pages"
 is "$(sum < /dev/"$M")" "$(sum < /tmp/m.img)" "the data written before is intact, the rest reads zeroes"
 
+# ---- overwrites at the limit -------------------------------------------
+# Each new page replaces one the device gives back: the memory does not
+# grow, so they succeed (a full filesystem must rewrite its journal).
+is "$(put 3000 0 1)" "ok 1" "at the limit, an overwrite of page 0 succeeds"
+is "$(put 3100 1000 64)" "ok 64" "and 64 more, 4 KiB each"
+ok "a 1 MiB overwrite (one request of 256 pages)" \
+	dd if=/tmp/m.ref of=/dev/"$M" bs=1M skip=12 seek=1 count=1 oflag=direct conv=notrunc
+dd if=/tmp/m.ref of=/tmp/m.img bs=1M skip=12 seek=1 count=1 conv=notrunc 2>/dev/null
+ok "a partial-page overwrite (sectors 1..2): read-modify-write at the limit" \
+	fio --name=partial --filename=/dev/"$M" --rw=write --bs=512 --offset=512 \
+	--size=1024 --direct=1 --buffer_pattern=0x5a --output=/dev/null
+dd if=/dev/zero bs=512 count=2 2>/dev/null | tr '\000' '\132' |
+	dd of=/tmp/m.img bs=512 seek=1 conv=notrunc 2>/dev/null
+is "$(st "$M" data_bytes) $(st "$M" pool_bytes) $(st "$M" mem_limit_rejections)" "$LIMIT 0 3" \
+	"still 8 MiB of data, nothing pooled above the limit, no rejection"
+is "$(put 6000 6000 1)" "ENOSPC 0" "a write of a new page still fails"
+is "$(sum < /dev/"$M")" "$(sum < /tmp/m.img)" "every overwrite landed, the rest is intact"
+
 # ---- a discard with a partial first and last page, at the limit ---------
 # Sectors 1..8192: page 0 and page 1024 partly, pages 1..1023 whole. The
 # partial pages need memory, which only the whole pages can free.
@@ -75,7 +93,7 @@ ok "data_bytes + pool_bytes <= 8 MiB ($(held))" test "$(held)" -le $LIMIT
 is "$(put 5000 5000 2048)" "ENOSPC $((2048 - 1025 - 512))" \
 	"refill: new pages fit up to the limit exactly ($((2048 - 1025 - 512)) x 4 KiB)"
 is "$(st "$M" data_bytes) $(st "$M" pool_bytes)" "$LIMIT 0" "8 MiB of data again"
-is "$(st "$M" mem_limit_rejections)" 4 "mem_limit_rejections 4"
+is "$(st "$M" mem_limit_rejections)" 5 "mem_limit_rejections 5"
 is "$(sum < /dev/"$M")" "$(sum < /tmp/m.img)" "all data intact"
 ok "blkdiscard the whole device" blkdiscard -f /dev/"$M"
 ok "data_bytes 0, pool_bytes <= 2 MiB" test "$(st "$M" data_bytes)" = 0 -a "$(st "$M" pool_bytes)" -le $((2 << 20))
