@@ -21,8 +21,9 @@ VM_TOOLS=(
 	ftl_format ftl_check mtdinfo
 	mount umount
 	dmsetup cryptsetup mdadm truncate
+	mkswap swapon swapoff
 )
-VM_TOOLS_REQUIRED="dash bash mount umount fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check dmsetup cryptsetup mdadm"
+VM_TOOLS_REQUIRED="dash bash mount umount mkswap swapon swapoff fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check dmsetup cryptsetup mdadm"
 
 # Tools taken from Debian packages that are downloaded and unpacked into
 # the cache rather than installed on the host: mdadm's maintainer scripts
