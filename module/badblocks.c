@@ -107,10 +107,31 @@ ssize_t ftlblk_bb_show(struct badblocks *bb, char *page)
 }
 
 /*
- * Add or remove a range; a failed update changes nothing. The kernel's
- * own may fail half done (6.1's badblocks_set() fills the table with the
- * first part of a range, then reports failure), so the list is copied
- * first and put back under its seqlock, which readers retry on.
+ * Sectors of [@s, @s + @n) that @bb lists as bad; the caller keeps the
+ * list from changing (ftlblk_bb_mutex). At most MAX_BADBLOCKS entries.
+ */
+static u64 bb_covered(struct badblocks *bb, u64 s, u64 n)
+{
+	u64 covered = 0, lo, hi;
+	int i;
+
+	for (i = 0; i < bb->count; i++) {
+		lo = max_t(u64, BB_OFFSET(bb->page[i]), s);
+		hi = min_t(u64, BB_OFFSET(bb->page[i]) + BB_LEN(bb->page[i]),
+			   s + n);
+		if (lo < hi)
+			covered += hi - lo;
+	}
+	return covered;
+}
+
+/*
+ * Add or remove a range; an update that could not be made whole changes
+ * nothing. The kernel's may stop half done: 6.1's badblocks_set() fills
+ * the table with the first part of a range and reports failure, 6.7's
+ * rewrite fills it and reports success (6.12). So the result is checked
+ * against the range, and the list, copied first, is put back under its
+ * seqlock (which readers retry on) if it falls short.
  * Return: 0 (*@done tells whether the update was made) or -ENOMEM.
  */
 static int bb_update(struct badblocks *bb, u64 start, u64 sectors, bool set,
@@ -127,7 +148,8 @@ static int bb_update(struct badblocks *bb, u64 start, u64 sectors, bool set,
 	count = bb->count;
 	changed = bb->changed;
 	unacked = bb->unacked_exist;
-	*done = ftlblk_compat_bb_update(bb, start, sectors, set);
+	*done = ftlblk_compat_bb_update(bb, start, sectors, set) &&
+		bb_covered(bb, start, sectors) == (set ? sectors : 0);
 	if (!*done) {
 		write_seqlock_irq(&bb->lock);
 		memcpy(bb->page, saved, PAGE_SIZE);
