@@ -66,7 +66,10 @@ bench: module
 	bench/run
 
 # make soak [SOAK_TIMES=100] [SOAK_SIZE_MIB=32] [SOAK_OP=5] [SOAK_POLICY=..]
-# [SOAK_PARAMS="program_fail_ppm=.. ..."]: long fio verify run (tests/soak).
+# [SOAK_PARAMS="program_fail_ppm=.. ..."] [SINK_TIMES=100] [SINK_CUTS=50]
+# [SINK_SIZE_MIB=16] [SINK_PARAMS=..] [SOAK_ONLY=fio|sink]: a long fio
+# verify run, then the kitchen sink (everything on, power cuts under ext4)
+# (tests/soak/run).
 soak: module
 	tests/soak/run
 

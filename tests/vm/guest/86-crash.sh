@@ -31,14 +31,25 @@
 # cuts on ext4, CRASH_VFAT_CUTS (default 2) on vfat; power_cut_mode
 # alternates all / random. CRASH_SEED seeds the delays and workloads;
 # CRASH_WRITE_CACHE (1) and CRASH_CACHE_MIB (2) configure the device.
+# The kitchen sink of make soak (tests/soak/run) adds: CRASH_SIZE_MIB (64),
+# CRASH_DEV_PARAMS (more device attributes, e.g. timing=1 and faults),
+# CRASH_FSTRIM=1 (fstrim after each cut's checks) and CRASH_TIMES (0): go
+# on cutting after CRASH_CUTS until the host has written that many times
+# the capacity; then the totals (cuts, faults, pages lost, WAF) are
+# printed.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_cmd crashload mkfs.ext4 e2fsck mkfs.vfat fsck.fat
 CUTS=${CRASH_CUTS:-6}
 VCUTS=${CRASH_VFAT_CUTS:-2}
 SEED=${CRASH_SEED:-1}
-# Per cut: mount, run, fsck, verify; plus setup and the final checks.
-plan $((4 * CUTS + 4 * VCUTS + 7))
+SIZE=${CRASH_SIZE_MIB:-64}
+TIMES=${CRASH_TIMES:-0}
+FSTRIM=${CRASH_FSTRIM:-0}
+# Per cut: mount, run, fsck, verify (and fstrim); plus setup and the
+# final checks. Open-ended with CRASH_TIMES.
+[ "$TIMES" -gt 0 ] ||
+	plan $(((4 + FSTRIM) * CUTS + 4 * VCUTS + 7))
 
 MNT=/tmp/crash-mnt MAN=/tmp/crash.man LOG=/tmp/crash.log
 cleanup() {
@@ -57,10 +68,12 @@ delay() {
 
 modprobe ftlblk nr_devices=0
 # 64 MiB, a 2 MiB cache: write-back runs all the time, not only at flushes.
-D=$(mkdev crash size=64 pages_per_block=64 \
-	write_cache="${CRASH_WRITE_CACHE:-1}" cache_mib="${CRASH_CACHE_MIB:-2}")
+# shellcheck disable=SC2086 # CRASH_DEV_PARAMS is a list of attributes
+D=$(mkdev crash size="$SIZE" pages_per_block=64 \
+	write_cache="${CRASH_WRITE_CACHE:-1}" cache_mib="${CRASH_CACHE_MIB:-2}" \
+	${CRASH_DEV_PARAMS:-})
 P=/sys/block/$D/ftl
-ok "$D: 64 MiB, write cache 2 MiB" test -b "/dev/$D"
+ok "$D: $SIZE MiB, write cache ${CRASH_CACHE_MIB:-2} MiB ${CRASH_DEV_PARAMS:-}" test -b "/dev/$D"
 
 # fat_fsck DEV: fsck.fat -n finds nothing but what any FAT crash leaves
 # (above), then fsck.fat -a repairs that.
@@ -130,6 +143,12 @@ cut_once() {
 	diag "$_v"
 	[ "$_s" = 0 ] || tail -n 6 "$MAN" | sed 's/^/#   manifest: /'
 	is "$_s" 0 "$_fs cut $_n: every fsync'd change intact, nothing deleted came back"
+	[ "$FSTRIM" = 0 ] || ok "$_fs cut $_n: fstrim" fstrim "$MNT"
+}
+
+# written_times: how many times the capacity the host has written.
+written_times() {
+	echo $(($(st "$D" host_pages_written) / $(st "$D" logical_pages)))
 }
 
 # ---- ext4 -o discard ---------------------------------------------------
@@ -137,11 +156,17 @@ ok "mkfs.ext4" mkfs.ext4 -q -F -b 4096 "/dev/$D"
 mount -t ext4 -o discard "/dev/$D" "$MNT"
 rm -f "$MAN"
 n=1
-while [ $n -le "$CUTS" ]; do
+while [ $n -le "$CUTS" ] || [ "$(written_times)" -lt "$TIMES" ]; do
 	cut_once ext4 $n discard "" "" e2fsck -fn
 	n=$((n + 1))
 done
 umount "$MNT"
+ecuts=$((n - 1))
+if [ "$TIMES" -gt 0 ]; then
+	diag "totals: $ecuts cuts, host wrote $(written_times) x the capacity ($(st "$D" host_pages_written) pages), $(st "$D" pages_lost_at_power_cut) cached pages lost at cuts, program failures $(st "$D" program_failures), erase failures $(st "$D" erase_failures), bad blocks $(st "$D" bad_blocks), WAF $(st "$D" waf), wear leveling runs $(st "$D" wl_runs), discards $(st "$D" discard_requests)"
+	ok "at least $TIMES x the capacity written ($(written_times))" \
+		test "$(written_times)" -ge "$TIMES"
+fi
 lost=$(st "$D" pages_lost_at_power_cut)
 ok "ext4: $CUTS cuts lost $lost cached page updates (the test had something to lose)" \
 	test "$lost" -gt 0
@@ -158,7 +183,7 @@ while [ $n -le "$VCUTS" ]; do
 	n=$((n + 1))
 done
 umount "$MNT"
-is "$(st "$D" power_cuts)" $((CUTS + VCUTS)) "power_cuts counts every cut"
+is "$(st "$D" power_cuts)" $((ecuts + VCUTS)) "power_cuts counts every cut"
 
 check_dmesg "no kernel warnings (I/O and ext4 errors after a cut are expected)" \
 	'WARNING:|BUG:|Oops|general protection|Call Trace|refcount_t:|corruption'
