@@ -10,11 +10,15 @@
  * read-modify-write must do the read and the store as one step, or one
  * writer's update overwrites another's with stale data.
  *
- * Each sector written holds (writer, page, round) repeated; after every
- * writer has ended, every sector of the region is read back and must hold
- * its owner's last round for that page. Prints one summary line:
+ * Each sector written holds (writer, page, round) repeated. Before it
+ * writes round R of a page, a writer reads its sector back: nobody else
+ * writes it, so it must still hold round R - 1 (an update lost in any
+ * round is seen in the next, not only in the last). After every writer
+ * has ended, every sector of the region is read back and must hold its
+ * owner's last round for that page. Prints one summary line:
  *   sector-race: writers=N pages=N writes=N lost=N wrong=N
- * (lost: a sector holding an older round or zeroes; wrong: anything else).
+ * (lost: a sector holding an older round or zeroes, seen by its writer
+ * or at the end; wrong: anything else).
  * Exits 0 if lost and wrong are 0, 1 if not, 2 on error.
  *
  * Options:
@@ -57,18 +61,32 @@ static void fill(unsigned char *buf, unsigned int w, unsigned int p,
 		memcpy(buf + off, &st, sizeof(st));
 }
 
+static unsigned long long lost_seen;	/* by the writers, atomically */
+
 static void *writer(void *arg)
 {
 	unsigned int w = (unsigned int)(uintptr_t)arg, r, p;
-	unsigned char *buf;
+	unsigned char *buf, *old;
 
-	if (posix_memalign((void **)&buf, 4096, sector))
+	if (posix_memalign((void **)&buf, 4096, sector) ||
+	    posix_memalign((void **)&old, 4096, sector))
 		return (void *)1;
 	for (r = 1; r <= rounds; r++) {
 		for (p = 0; p < pages; p++) {
 			off_t pos = (off_t)(first + p) * page +
 				    (off_t)w * sector;
 
+			if (r > 1) {
+				if (pread(fd, old, sector, pos) != (ssize_t)sector) {
+					fprintf(stderr, "sector-race: read at %lld: %s\n",
+						(long long)pos, strerror(errno));
+					return (void *)1;
+				}
+				fill(buf, w, p, r - 1);
+				if (memcmp(old, buf, sector))
+					__atomic_add_fetch(&lost_seen, 1,
+							   __ATOMIC_RELAXED);
+			}
 			fill(buf, w, p, r);
 			if (pwrite(fd, buf, sector, pos) != (ssize_t)sector) {
 				fprintf(stderr, "sector-race: write at %lld: %s\n",
@@ -79,6 +97,7 @@ static void *writer(void *arg)
 		}
 	}
 	free(buf);
+	free(old);
 	return NULL;
 }
 
@@ -173,6 +192,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	lost += lost_seen;
 	printf("sector-race: writers=%u pages=%u writes=%llu lost=%llu wrong=%llu\n",
 	       writers, pages, (unsigned long long)writers * pages * rounds,
 	       lost, wrong);
