@@ -186,9 +186,8 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 	}
 	mutex_lock(&ftlblk_cfg_lock);
 	if (on && !fi->dev) {
-		err = ftlblk_create(&fi->cfg, &fi->bb, name, &fi->dev);
-		if (!err)
-			fi->dev->cut_mode = fi->cut_mode;
+		err = ftlblk_create(&fi->cfg, &fi->bb, fi->cut_mode, name,
+				    &fi->dev);
 	} else if (!on && fi->dev) {
 		mode = READ_ONCE(fi->dev->cut_mode);
 		err = ftlblk_remove(fi->dev, false);

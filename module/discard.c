@@ -40,6 +40,9 @@
 
 static struct workqueue_struct *ftlblk_wq;
 
+/* Delay before a request requeued for memory runs again, ms. */
+#define FTLBLK_REQUEUE_MS	3
+
 /*
  * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
  * pages already read as zeroes; a page left all zeroes is unmapped rather
@@ -321,11 +324,16 @@ static void ftlblk_zero_work(struct work_struct *work)
 		sts = ftlblk_rw(dev, rq, true, GFP_NOIO);
 	else
 		sts = ftlblk_write_zeroes(dev, rq);
-	/* No memory even after reclaim: let blk-mq try again later. */
-	if (sts == BLK_STS_RESOURCE)
-		blk_mq_requeue_request(rq, true);
-	else
+	/*
+	 * No memory even after reclaim: let blk-mq try again a little later
+	 * (at once could spin while the shortage lasts).
+	 */
+	if (sts == BLK_STS_RESOURCE) {
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q, FTLBLK_REQUEUE_MS);
+	} else {
 		ftlblk_end_request(dev, rq, sts);
+	}
 }
 
 /**
@@ -347,11 +355,20 @@ void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq)
 
 /**
  * ftlblk_queue_work() - serve a started request on ftlblk_wq
- * @cmd: its PDU; a discard, write-zeroes or flush
+ * @cmd: its PDU; a discard, write-zeroes or flush, or a write that found
+ *	no memory without waiting
  */
 void ftlblk_queue_work(struct ftlblk_cmd *cmd)
 {
 	queue_work(ftlblk_wq, &cmd->work);
+}
+
+/**
+ * ftlblk_flush_work() - wait for every work item queued so far to finish
+ */
+void ftlblk_flush_work(void)
+{
+	flush_workqueue(ftlblk_wq);
 }
 
 /**

@@ -236,8 +236,9 @@ struct ftlblk_dev {
 	 * under it is O(1), except an erase: O(dies), at most 4096.
 	 * treq is the request whose write runs under lock now (set and
 	 * cleared under lock), so that the GC it triggers is charged to it.
-	 * timers_cut is set once, when removal starts: from then requests
-	 * complete without waiting for their modeled time (timing.c).
+	 * timers_cut is set once, under timing_lock, when removal starts:
+	 * from then requests complete without waiting for their modeled
+	 * time (timing.c).
 	 */
 	bool timing_on;
 	bool timers_cut;
@@ -291,17 +292,24 @@ static inline bool ftlblk_cache_on(const struct ftlblk_dev *dev)
 }
 
 /*
- * Does @rq's effect sit in the volatile write cache when it completes?
- * Writes, write-zeroes and discards without FUA do, with the cache on.
+ * Can a power cut take @rq's effect away before it completes? With the
+ * cache on: a write without FUA (its data is cached), a write-zeroes or
+ * discard (cached, FUA or not), and a flush (the cut may drop what it was
+ * to make durable, even before it started writing back).
  */
-static inline bool ftlblk_rq_cached(const struct ftlblk_dev *dev,
-				    const struct request *rq)
+static inline bool ftlblk_rq_volatile(const struct ftlblk_dev *dev,
+				      const struct request *rq)
 {
-	enum req_op op = req_op(rq);
-
-	return ftlblk_cache_on(dev) && !(rq->cmd_flags & REQ_FUA) &&
-	       (op == REQ_OP_WRITE || op == REQ_OP_WRITE_ZEROES ||
-		op == REQ_OP_DISCARD);
+	switch (req_op(rq)) {
+	case REQ_OP_WRITE:
+		return ftlblk_cache_on(dev) && !(rq->cmd_flags & REQ_FUA);
+	case REQ_OP_WRITE_ZEROES:
+	case REQ_OP_DISCARD:
+	case REQ_OP_FLUSH:
+		return ftlblk_cache_on(dev);
+	default:
+		return false;
+	}
 }
 
 /**
@@ -313,8 +321,8 @@ static inline bool ftlblk_rq_cached(const struct ftlblk_dev *dev,
  * A disconnected disk (power off) completes nothing successfully, and a
  * request in flight across a power cut must not report success for an
  * effect the cut dropped from the write cache: nothing acknowledged is
- * lost. A flush checks the same itself (ftlblk_cache_flush()), while it
- * writes back; what it made durable stays durable.
+ * lost. A flush on the worker also checks it between its write-backs
+ * (ftlblk_cache_flush()), so that it stops writing back at once.
  *
  * Return: @sts, or BLK_STS_IOERR.
  */
@@ -327,7 +335,7 @@ static inline blk_status_t ftlblk_final_status(struct ftlblk_dev *dev,
 	if (READ_ONCE(dev->power_off))
 		return BLK_STS_IOERR;
 	if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
-	    ftlblk_rq_cached(dev, rq))
+	    ftlblk_rq_volatile(dev, rq))
 		return BLK_STS_IOERR;
 	return sts;
 }
@@ -344,7 +352,8 @@ extern unsigned int ftlblk_default_cut_mode;
 int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who);
 int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
-		  const char *who, struct ftlblk_dev **devp);
+		  unsigned int cut_mode, const char *who,
+		  struct ftlblk_dev **devp);
 int ftlblk_remove(struct ftlblk_dev *dev, bool force);
 
 /* rw.c */
@@ -359,6 +368,7 @@ bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);
 /* discard.c */
 void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq);
 void ftlblk_queue_work(struct ftlblk_cmd *cmd);
+void ftlblk_flush_work(void);
 void ftlblk_init_cmd(struct ftlblk_cmd *cmd);
 int ftlblk_zero_init(void);
 void ftlblk_zero_exit(void);

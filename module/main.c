@@ -658,13 +658,16 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
  * @cfg: configuration, checked here
  * @bb: bad sector list that outlives the device (a configfs item's), or
  *	NULL for one of its own
+ * @cut_mode: power_cut_mode (enum ftlblk_cut_mode), set before the disk
+ *	and its ftl/power_cut_mode appear
  * @who: names the device in error messages
  * @devp: receives the device
  *
  * Return: 0, -EINVAL (after a pr_err() line saying why), -ENOMEM, -ENOSPC.
  */
 int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
-		  const char *who, struct ftlblk_dev **devp)
+		  unsigned int cut_mode, const char *who,
+		  struct ftlblk_dev **devp)
 {
 	struct ftlblk_dev *dev;
 	int err;
@@ -676,7 +679,7 @@ int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 	if (!dev)
 		return -ENOMEM;
 	dev->cfg = *cfg;
-	dev->cut_mode = ftlblk_default_cut_mode;
+	dev->cut_mode = cut_mode;
 	spin_lock_init(&dev->lock);
 	ftlblk_faults_init(dev);
 	err = ftlblk_bb_attach(dev, bb);
@@ -742,6 +745,11 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	ftlblk_timing_end_pending(dev, false);
 	/* After this no request runs and none will be queued. */
 	del_gendisk(disk);
+	/*
+	 * A work item may still be returning from a request it handed to
+	 * its completion timer: the device must outlive it.
+	 */
+	ftlblk_flush_work();
 	ftlblk_faults_exit(dev);
 	ftlblk_free_ftl(dev);
 	ftlblk_bb_detach(dev);
@@ -824,7 +832,8 @@ static int __init ftlblk_init(void)
 		goto unregister;
 	}
 	for (i = 0; i < nr_devices; i++) {
-		err = ftlblk_create(&ftlblk_defaults, NULL, "module parameter",
+		err = ftlblk_create(&ftlblk_defaults, NULL, ftlblk_default_cut_mode,
+				    "module parameter",
 				    &param_devs[i]);
 		if (err)
 			goto remove;

@@ -422,6 +422,14 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	       replaced_pages(dev, first, nr_pages, rq->cmd_flags & REQ_FUA) :
 	       0;
 	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, over);
+	/* Other writers filled the room meanwhile: is this an overwrite? */
+	if (err == -ENOSPC && !over) {
+		over = replaced_pages(dev, first, nr_pages,
+				      rq->cmd_flags & REQ_FUA);
+		if (over)
+			err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp,
+					       over);
+	}
 	/*
 	 * Nothing applied: at mem_limit_mib it fails, else the caller
 	 * retries, on the worker where it may wait for memory.

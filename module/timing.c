@@ -200,6 +200,15 @@ static unsigned int rq_flash_pages(struct ftlblk_dev *dev, struct request *rq)
 	return last - first + 1;
 }
 
+/* The ftlblk_complete tracepoint; counting the flash pages is for it alone. */
+static void ftlblk_trace_complete(struct ftlblk_dev *dev, struct request *rq,
+				  u64 latency)
+{
+	if (trace_ftlblk_complete_enabled())
+		trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq),
+				      latency);
+}
+
 /**
  * ftlblk_end_request() - end a request now, or at its modeled completion
  * @dev: device
@@ -212,34 +221,32 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 			blk_status_t sts)
 {
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	u64 latency;
+	bool wait;
 
 	sts = ftlblk_final_status(dev, rq, sts);
 	if (!dev->timing_on) {
 		blk_mq_end_request(rq, sts);
 		return;
 	}
-	spin_lock(&dev->timing_lock);
-	latency = ftl_timing_req_end(&dev->timing, &cmd->treq);
-	spin_unlock(&dev->timing_lock);
-	/* Counting the request's flash pages is for the trace alone. */
-	if (trace_ftlblk_complete_enabled())
-		trace_ftlblk_complete(dev->disk, rq, rq_flash_pages(dev, rq),
-				      latency);
-	if (cmd->treq.done <= ktime_get_ns() || READ_ONCE(dev->timers_cut)) {
-		blk_mq_end_request(rq, sts);
-		return;
-	}
-	cmd->sts = sts;
-	hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
-		      HRTIMER_MODE_ABS);
 	/*
-	 * Pairs with ftlblk_timing_end_pending(): either it finds this timer
-	 * armed, or this finds the power off or the device going away.
+	 * Decide and arm under timing_lock, which ftlblk_timing_end_pending()
+	 * takes after setting power_off or timers_cut: either it finds the
+	 * timer armed, or this sees its flag. Once armed, the timer owns the
+	 * request (it may end it, and the tag be reused, at once): nothing
+	 * here touches it after.
 	 */
-	smp_mb();
-	if ((READ_ONCE(dev->power_off) || READ_ONCE(dev->timers_cut)) &&
-	    hrtimer_try_to_cancel(&cmd->timer) == 1)
+	spin_lock(&dev->timing_lock);
+	ftlblk_trace_complete(dev, rq,
+			      ftl_timing_req_end(&dev->timing, &cmd->treq));
+	wait = cmd->treq.done > ktime_get_ns() &&
+	       !READ_ONCE(dev->power_off) && !dev->timers_cut;
+	if (wait) {
+		cmd->sts = sts;
+		hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
+			      HRTIMER_MODE_ABS);
+	}
+	spin_unlock(&dev->timing_lock);
+	if (!wait)
 		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, sts));
 }
 
@@ -268,15 +275,13 @@ void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut)
 {
 	if (!dev->timing_on)
 		return;
-	if (cut) {
-		spin_lock(&dev->timing_lock);
-		ftl_timing_abort(&dev->timing, ktime_get_ns());
-		spin_unlock(&dev->timing_lock);
-	} else {
-		WRITE_ONCE(dev->timers_cut, true);
-	}
 	/* Pairs with ftlblk_end_request(): see there. */
-	smp_mb();
+	spin_lock(&dev->timing_lock);
+	if (cut)
+		ftl_timing_abort(&dev->timing, ktime_get_ns());
+	else
+		dev->timers_cut = true;
+	spin_unlock(&dev->timing_lock);
 	blk_mq_tagset_busy_iter(&dev->tag_set, end_if_waiting, dev);
 }
 
