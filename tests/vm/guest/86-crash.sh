@@ -143,7 +143,11 @@ cut_once() {
 	diag "$_v"
 	[ "$_s" = 0 ] || tail -n 6 "$MAN" | sed 's/^/#   manifest: /'
 	is "$_s" 0 "$_fs cut $_n: every fsync'd change intact, nothing deleted came back"
-	[ "$FSTRIM" = 0 ] || ok "$_fs cut $_n: fstrim" fstrim "$MNT"
+	# The kitchen sink cuts hundreds of times: the files crashload never
+	# syncs (u*) that cuts left behind would fill the filesystem.
+	[ "$FSTRIM" = 0 ] ||
+		ok "$_fs cut $_n: unsynced leftovers removed, fstrim" \
+			sh -c "rm -f $MNT/u* && fstrim $MNT"
 }
 
 # written_times: how many times the capacity the host has written.
@@ -159,6 +163,8 @@ n=1
 while [ $n -le "$CUTS" ] || [ "$(written_times)" -lt "$TIMES" ]; do
 	cut_once ext4 $n discard "" "" e2fsck -fn
 	n=$((n + 1))
+	# Open-ended: stop at the first cut the filesystem did not survive.
+	[ "$TIMES" = 0 ] || grep -q " $MNT " /proc/mounts || break
 done
 umount "$MNT"
 ecuts=$((n - 1))
@@ -168,7 +174,7 @@ if [ "$TIMES" -gt 0 ]; then
 		test "$(written_times)" -ge "$TIMES"
 fi
 lost=$(st "$D" pages_lost_at_power_cut)
-ok "ext4: $CUTS cuts lost $lost cached page updates (the test had something to lose)" \
+ok "ext4: $ecuts cuts lost $lost cached page updates (the test had something to lose)" \
 	test "$lost" -gt 0
 ok "ext4: discards reached the device ($(st "$D" discard_requests) requests)" \
 	test "$(st "$D" discard_requests)" -gt 0
@@ -187,3 +193,4 @@ is "$(st "$D" power_cuts)" $((ecuts + VCUTS)) "power_cuts counts every cut"
 
 check_dmesg "no kernel warnings (I/O and ext4 errors after a cut are expected)" \
 	'WARNING:|BUG:|Oops|general protection|Call Trace|refcount_t:|corruption'
+done_testing
