@@ -108,6 +108,7 @@ struct ftlblk_counters {
 	u64 cache_writebacks;		/* cached updates made durable */
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 	u64 timeouts;			/* requests ended by blk-mq's timeout */
+	u64 nomem_writes;		/* writes sent to the worker for memory */
 };
 
 /* Largest read or write request: 1 MiB, as brd's and most NVMe's. */

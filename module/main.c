@@ -390,6 +390,9 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		 * mem_limit_mib it is BLK_STS_NOSPC, ended below).
 		 */
 		if (sts == BLK_STS_RESOURCE) {
+			spin_lock(&dev->lock);
+			dev->ctr.nomem_writes++;
+			spin_unlock(&dev->lock);
 			ftlblk_queue_work(cmd);
 			return BLK_STS_OK;
 		}

@@ -107,6 +107,7 @@ FTLBLK_STAT_ATTR(power_cuts, s.ctr.power_cuts);
 FTLBLK_STAT_ATTR(cache_writebacks, s.ctr.cache_writebacks);
 FTLBLK_STAT_ATTR(pages_lost_at_power_cut, s.ctr.pages_lost_at_power_cut);
 FTLBLK_STAT_ATTR(timeouts, s.ctr.timeouts);
+FTLBLK_STAT_ATTR(nomem_writes, s.ctr.nomem_writes);
 FTLBLK_STAT_ATTR(cached_pages, s.cached_pages);
 FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
 FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
@@ -246,6 +247,7 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_cache_writebacks.attr,
 	&dev_attr_pages_lost_at_power_cut.attr,
 	&dev_attr_timeouts.attr,
+	&dev_attr_nomem_writes.attr,
 	&dev_attr_cached_pages.attr,
 	&dev_attr_write_cache.attr,
 	&dev_attr_cache_mib.attr,
