@@ -73,7 +73,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 
 	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
 	if (err)
-		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
+		return ftlblk_pages_status(dev, err);
 	buf = page_address(page);
 	ftlblk_lock(dev, &rel);
 	/* The page may have been discarded meanwhile; then it reads zero. */
@@ -105,8 +105,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 
 		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
 		if (err)
-			return err == -ENOSPC ? BLK_STS_NOSPC :
-			       BLK_STS_RESOURCE;
+			return ftlblk_pages_status(dev, err);
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(dev, &rel);
 		err = ftlblk_store_page(dev, lpn, page, treq, false);

@@ -375,9 +375,9 @@ int ftlblk_zero_init(void);
 void ftlblk_zero_exit(void);
 
 /* pages.c */
-bool ftlblk_mem_tight(struct ftlblk_dev *dev, unsigned int n);
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		     unsigned int n, gfp_t gfp, unsigned int over);
+blk_status_t ftlblk_pages_status(struct ftlblk_dev *dev, int err);
 void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		      unsigned int n);
 void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)

@@ -425,15 +425,10 @@ static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	return 0;
 }
 
-static enum blk_eh_timer_return ftlblk_timeout(struct request *rq)
-{
-	return ftlblk_timing_timeout(rq);
-}
-
 static const struct blk_mq_ops ftlblk_mq_ops = {
 	.queue_rq = ftlblk_queue_rq,
 	.init_request = ftlblk_init_request,
-	.timeout = ftlblk_timeout,
+	.timeout = ftlblk_timing_timeout,
 };
 
 /* ---- block device ---- */

@@ -73,21 +73,6 @@ static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
 }
 
 /**
- * ftlblk_mem_tight() - might @n more data pages pass mem_limit_mib?
- * @dev: device
- * @n: pages a request needs
- *
- * Return: true if the device has a limit and holds more than the limit
- * less @n pages (the answer may be stale at once; it only decides whether
- * a write looks for pages it replaces).
- */
-bool ftlblk_mem_tight(struct ftlblk_dev *dev, unsigned int n)
-{
-	return dev->mem_limit_pages &&
-	       atomic_long_read(&dev->mem_pages) + n > (long)dev->mem_limit_pages;
-}
-
-/**
  * ftlblk_pages_get() - take @n data pages, all or none
  * @dev: device
  * @pages: receives the pages
@@ -102,10 +87,9 @@ bool ftlblk_mem_tight(struct ftlblk_dev *dev, unsigned int n)
  * from the pool are already charged to mem_limit_mib; the others are
  * charged here, all at once.
  *
- * Return: 0; -ENOSPC if the pages would pass mem_limit_mib (counted in
- * mem_limit_rejections), or -ENOMEM; then no page is taken (those taken
- * so far are back in the pool), so the caller can fail before touching
- * the FTL.
+ * Return: 0; -ENOSPC if the pages would pass mem_limit_mib, or -ENOMEM;
+ * then no page is taken (those taken so far are back in the pool), so the
+ * caller can fail before touching the FTL (ftlblk_pages_status()).
  */
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		     unsigned int n, gfp_t gfp, unsigned int over)
@@ -119,9 +103,6 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 	spin_unlock(&dev->pool_lock);
 	if (!mem_charge(dev, n - pooled, over)) {
 		ftlblk_pages_put(dev, pages, pooled);
-		spin_lock(&dev->lock);
-		dev->ctr.mem_limit_rejections++;
-		spin_unlock(&dev->lock);
 		return -ENOSPC;
 	}
 	for (i = pooled; i < n; i++) {
@@ -133,6 +114,27 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		}
 	}
 	return 0;
+}
+
+/**
+ * ftlblk_pages_status() - end of a request that found no pages
+ * @dev: device
+ * @err: the error of its last ftlblk_pages_get()
+ *
+ * A request refused at mem_limit_mib is counted in mem_limit_rejections
+ * (here, not in ftlblk_pages_get(): a write may try again with the pages
+ * it replaces).
+ *
+ * Return: BLK_STS_NOSPC for -ENOSPC (not retried), else BLK_STS_RESOURCE.
+ */
+blk_status_t ftlblk_pages_status(struct ftlblk_dev *dev, int err)
+{
+	if (err != -ENOSPC)
+		return BLK_STS_RESOURCE;
+	spin_lock(&dev->lock);
+	dev->ctr.mem_limit_rejections++;
+	spin_unlock(&dev->lock);
+	return BLK_STS_NOSPC;
 }
 
 /**

@@ -390,7 +390,7 @@ static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 /*
  * Pages of [@first, @first + @n) whose current data a write gives back as
  * it stores the new: at most FTLBLK_MAX_RQ_PAGES lookups under the lock,
- * only when a write may meet mem_limit_mib.
+ * only when a write meets mem_limit_mib.
  */
 static unsigned int replaced_pages(struct ftlblk_dev *dev, u64 first,
 				   unsigned int n, bool fua)
@@ -417,13 +417,9 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	blk_status_t sts = BLK_STS_OK;
 	int err;
 
+	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, 0);
 	/* At mem_limit_mib an overwrite still fits: it gives as much back. */
-	over = ftlblk_mem_tight(dev, nr_pages) ?
-	       replaced_pages(dev, first, nr_pages, rq->cmd_flags & REQ_FUA) :
-	       0;
-	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, over);
-	/* Other writers filled the room meanwhile: is this an overwrite? */
-	if (err == -ENOSPC && !over) {
+	if (err == -ENOSPC) {
 		over = replaced_pages(dev, first, nr_pages,
 				      rq->cmd_flags & REQ_FUA);
 		if (over)
@@ -435,7 +431,7 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	 * retries, on the worker where it may wait for memory.
 	 */
 	if (err)
-		return err == -ENOSPC ? BLK_STS_NOSPC : BLK_STS_RESOURCE;
+		return ftlblk_pages_status(dev, err);
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks);

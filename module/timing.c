@@ -223,9 +223,8 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	bool wait;
 
-	sts = ftlblk_final_status(dev, rq, sts);
 	if (!dev->timing_on) {
-		blk_mq_end_request(rq, sts);
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, sts));
 		return;
 	}
 	/*

@@ -1,4 +1,4 @@
 # writes refused at mem_limit_mib are not counted in mem_limit_rejections => vm 38-mem-limit
 # file: module/pages.c
 # changes: 1
-/^\t\tdev->ctr.mem_limit_rejections++;$/d
+/^\tdev->ctr.mem_limit_rejections++;$/d
