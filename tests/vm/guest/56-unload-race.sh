@@ -24,7 +24,7 @@ trap cleanup EXIT
 fio_bg() {
 	fio --eta=never --name=unload --filename=/dev/"$1" --rw=randwrite --bs=4k \
 		--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=10 \
-		--verify=crc32c --verify_backlog=64 --verify_fatal=1 \
+		--verify=crc32c --verify_backlog=64 --verify_fatal=1 --serialize_overlap=1 \
 		--output="$2" >/dev/null 2>&1
 }
 # unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
