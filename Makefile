@@ -114,6 +114,7 @@ deb: deps
 
 clean:
 	$(MAKE) -C module clean
+	$(MAKE) -C tests/kmod clean
 	rm -f ftlblk-dkms_*.deb ftlblk-tools_*.deb
 	$(MAKE) -C ftl clean
 	$(MAKE) -C tools/ftlsim clean

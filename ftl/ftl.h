@@ -416,7 +416,7 @@ u64 ftl_metadata_bytes(const struct ftl *ftl);
  * pool holds exactly the free blocks (all erased, none valid), the victim
  * lists and the wear heap hold exactly the closed (and failing) blocks,
  * buckets are in age order, bad blocks hold nothing, and the counters add
- * up.
+ * up. In check.c, which only user-space builds compile.
  *
  * Return: 0, or -EIO after an ftl_err() line naming the first violation.
  */

@@ -12,22 +12,16 @@
  * write-zeroes of gigabytes is a lot of work, and partial pages need
  * memory. So only quick discards (every range whole flash pages, at most
  * FTLBLK_UNMAP_BATCH pages in all: what fstrim and filesystems send) run
- * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq, where
- * they may allocate with GFP_NOIO and reschedule between batches, so that
- * reads and writes keep flowing beside them. A flush that has cached
- * updates to write back (cache.c) runs there too, and so does a write
- * that found no memory without waiting (rw.c): ftlblk_wq is
- * WQ_MEM_RECLAIM, so under memory pressure its rescuer still runs it, and
- * GFP_NOIO lets it wait for reclaim without recursing into block I/O.
+ * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq
+ * (worker.c).
  *
  * Every change goes through ftlblk_store_page() and ftlblk_store_unmap()
- * (cache.c): into the write cache if it is on, else to the FTL.
+ * (store.c): into the write cache if it is on, else to the FTL.
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/string.h>
-#include <linux/workqueue.h>
 
 #include "ftlblk.h"
 #include "trace.h"
@@ -37,11 +31,6 @@
  * the pages they release fit in the request's page array.
  */
 #define FTLBLK_UNMAP_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
-
-static struct workqueue_struct *ftlblk_wq;
-
-/* Delay before a request requeued for memory runs again, ms. */
-#define FTLBLK_REQUEUE_MS	3
 
 /*
  * Zero sectors [@first, @first + @count) of logical page @lpn. Unmapped
@@ -230,7 +219,15 @@ static blk_status_t discard_range(struct ftlblk_dev *dev,
  * discontiguous bios and each bio is one range (as virtio-blk and NVMe
  * send them to the device).
  */
-static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
+/**
+ * ftlblk_discard() - serve a discard request
+ * @dev: device
+ * @rq: REQ_OP_DISCARD; in queue_rq only if ftlblk_discard_is_quick()
+ *
+ * Return: BLK_STS_OK, BLK_STS_RESOURCE or BLK_STS_NOSPC (no memory for a
+ * partial page: nothing of it changed), or BLK_STS_IOERR.
+ */
+blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
 {
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	blk_status_t sts = BLK_STS_OK;
@@ -263,12 +260,17 @@ static blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
 	return sts;
 }
 
-/*
+/**
+ * ftlblk_write_zeroes() - serve a write-zeroes request, on ftlblk_wq
+ * @dev: device
+ * @rq: REQ_OP_WRITE_ZEROES
+ *
  * With discard=0 the device deallocates nothing, as a drive without
  * deallocate support: write-zeroes programs zeroes as with REQ_NOUNMAP.
+ *
+ * Return: as ftlblk_discard().
  */
-static blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev,
-					struct request *rq)
+blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq)
 {
 	bool nounmap = (rq->cmd_flags & REQ_NOUNMAP) ||
 		       !dev->cfg.val[FTLBLK_DISCARD];
@@ -288,8 +290,15 @@ static bool range_is_whole_pages(struct ftlblk_dev *dev, sector_t sector,
 	return !(sector & mask) && !(nr_sects & mask);
 }
 
-/* Whole flash pages only, one unmap batch at most: no memory, no sleep. */
-static bool discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
+/**
+ * ftlblk_discard_is_quick() - may queue_rq serve this discard itself?
+ * @dev: device
+ * @rq: REQ_OP_DISCARD
+ *
+ * Return: true for whole flash pages only, one unmap batch at most: no
+ * memory, no sleep.
+ */
+bool ftlblk_discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
 {
 	struct bio *bio;
 	u64 sectors = 0;
@@ -306,95 +315,4 @@ static bool discard_is_quick(struct ftlblk_dev *dev, struct request *rq)
 		sectors += bio_sectors(bio);
 	}
 	return sectors <= unmap_batch(dev) * dev->sectors_per_page;
-}
-
-static void ftlblk_zero_work(struct work_struct *work)
-{
-	struct ftlblk_cmd *cmd = container_of(work, struct ftlblk_cmd, work);
-	struct request *rq = blk_mq_rq_from_pdu(cmd);
-	struct ftlblk_dev *dev = rq->q->queuedata;
-	blk_status_t sts;
-
-	if (req_op(rq) == REQ_OP_DISCARD)
-		sts = ftlblk_discard(dev, rq);
-	else if (req_op(rq) == REQ_OP_FLUSH)
-		sts = ftlblk_cache_flush(dev, rq);
-	else if (req_op(rq) == REQ_OP_WRITE)
-		sts = ftlblk_rw(dev, rq, true, GFP_NOIO);
-	else
-		sts = ftlblk_write_zeroes(dev, rq);
-	/*
-	 * No memory even after reclaim: let blk-mq try again a little later
-	 * (at once could spin while the shortage lasts).
-	 */
-	if (sts == BLK_STS_RESOURCE) {
-		blk_mq_requeue_request(rq, false);
-		blk_mq_delay_kick_requeue_list(rq->q, FTLBLK_REQUEUE_MS);
-	} else {
-		ftlblk_end_request(dev, rq, sts);
-	}
-}
-
-/**
- * ftlblk_zero_rq() - serve a discard or write-zeroes request, now or on
- * ftlblk_wq
- * @dev: device
- * @rq: the started request, ended here or by the worker
- */
-void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq)
-{
-	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
-	if (req_op(rq) == REQ_OP_DISCARD && discard_is_quick(dev, rq)) {
-		ftlblk_end_request(dev, rq, ftlblk_discard(dev, rq));
-		return;
-	}
-	ftlblk_queue_work(cmd);
-}
-
-/**
- * ftlblk_queue_work() - serve a started request on ftlblk_wq
- * @cmd: its PDU; a discard, write-zeroes or flush, or a write that found
- *	no memory without waiting
- */
-void ftlblk_queue_work(struct ftlblk_cmd *cmd)
-{
-	queue_work(ftlblk_wq, &cmd->work);
-}
-
-/**
- * ftlblk_flush_work() - wait for every work item queued so far to finish
- */
-void ftlblk_flush_work(void)
-{
-	flush_workqueue(ftlblk_wq);
-}
-
-/**
- * ftlblk_init_cmd() - prepare a request's driver data once
- * @cmd: the request's PDU
- */
-void ftlblk_init_cmd(struct ftlblk_cmd *cmd)
-{
-	INIT_WORK(&cmd->work, ftlblk_zero_work);
-}
-
-/**
- * ftlblk_zero_init() - create the discard/write-zeroes workqueue
- *
- * WQ_MEM_RECLAIM: a device that may hold swap must make progress when
- * the system is short of memory.
- *
- * Return: 0 or -ENOMEM.
- */
-int ftlblk_zero_init(void)
-{
-	ftlblk_wq = alloc_workqueue("ftlblk", WQ_MEM_RECLAIM | FTLBLK_WQ_PERCPU, 0);
-	return ftlblk_wq ? 0 : -ENOMEM;
-}
-
-/** ftlblk_zero_exit() - destroy the workqueue (no device is left) */
-void ftlblk_zero_exit(void)
-{
-	destroy_workqueue(ftlblk_wq);
 }

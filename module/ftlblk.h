@@ -1,19 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftlblk - a RAM-backed flash SSD with a real flash translation layer.
- *
- * main.c     module parameters, device life cycle, queue_rq
- * rw.c       reads and writes (the hot path)
- * discard.c  discard and write-zeroes, and their workqueue
- * pages.c    data pages: the pool that recycles them
- * faults.c   flash faults: bad blocks, read-only end of life
- * timing.c   NAND timing: requests complete when the modeled flash would
- * cache.c    the volatile write cache (write_cache=1) and power cuts
- * configfs.c /sys/kernel/config/ftlblk/<name>/ device interface
- * sysfs.c    /sys/block/ftlblkN/ftl/ statistics
- * badblocks.c host-visible bad sectors (ftl/badblocks, configfs badblocks)
- * trace.c    ftlblk:* tracepoints (trace.h)
- * ../ftl/    the portable FTL core
+ * ftlblk - a RAM-backed flash SSD with a real flash translation layer: the
+ * device structure and the functions each file offers the others (the
+ * file map and call layering are in docs/design.md).
  */
 #ifndef FTLBLK_H
 #define FTLBLK_H
@@ -125,8 +114,8 @@ struct ftlblk_counters {
 
 /**
  * struct ftlblk_cmd - per-request driver data
- * @work: runs a long discard or a write-zeroes on ftlblk_wq (discard.c)
- * @treq: with timing=1, the request's modeled flash operations (timing.c)
+ * @work: runs the request on ftlblk_wq (worker.c)
+ * @treq: with timing=1, the request's modeled flash operations (complete.c)
  * @timer: with timing=1, ends the request at its modeled completion time
  * @sts: the status @timer ends it with
  * @gen: the power cycle it started in (&ftlblk_dev.cuts_seen then): a cut
@@ -208,7 +197,7 @@ struct ftlblk_dev {
 	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
 	struct ftlblk_counters ctr;
 	struct ftlblk_reads __percpu *reads;
-	/* Under lock: the FTL's read-only state was acted on (faults.c). */
+	/* Under lock: the FTL's read-only state was acted on (wearout.c). */
 	bool read_only_noted;
 	struct work_struct ro_work;	/* marks the disk read-only */
 
@@ -230,7 +219,7 @@ struct ftlblk_dev {
 	unsigned long mem_limit_pages;
 
 	/*
-	 * NAND timing (timing.c), with timing=1 (timing_on, frozen at
+	 * NAND timing (complete.c), with timing=1 (timing_on, frozen at
 	 * power-on). timing_lock protects timing (the dies' and channels'
 	 * busy times and the counters); it nests inside lock, because GC
 	 * runs under lock, and lock-free readers take it alone. Every call
@@ -239,7 +228,7 @@ struct ftlblk_dev {
 	 * cleared under lock), so that the GC it triggers is charged to it.
 	 * timers_cut is set once, under timing_lock, when removal starts:
 	 * from then requests complete without waiting for their modeled
-	 * time (timing.c).
+	 * time (complete.c).
 	 */
 	bool timing_on;
 	bool timers_cut;
@@ -248,7 +237,7 @@ struct ftlblk_dev {
 	struct ftl_timing_req *treq;
 
 	/*
-	 * Volatile write cache (cache.c), with write_cache=1; cache.slot is
+	 * Volatile write cache (store.c, power.c), with write_cache=1; cache.slot is
 	 * NULL without. cache, power_off and cuts_seen (power cuts so far:
 	 * the power cycle) are protected by lock; power_off and cuts_seen
 	 * are also read without it (queue_rq, completions), where a stale
@@ -360,19 +349,36 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force);
 /* rw.c */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
 		       bool write, gfp_t gfp);
-void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
-			     unsigned int keep_off, unsigned int keep_len);
-int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-			struct ftl_timing_req *treq);
-bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);
 
 /* discard.c */
-void ftlblk_zero_rq(struct ftlblk_dev *dev, struct request *rq);
+bool ftlblk_discard_is_quick(struct ftlblk_dev *dev, struct request *rq);
+blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq);
+blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq);
+
+/* worker.c */
 void ftlblk_queue_work(struct ftlblk_cmd *cmd);
 void ftlblk_flush_work(void);
 void ftlblk_init_cmd(struct ftlblk_cmd *cmd);
-int ftlblk_zero_init(void);
-void ftlblk_zero_exit(void);
+int ftlblk_worker_init(void);
+void ftlblk_worker_exit(void);
+
+/* store.c */
+int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+			struct ftl_timing_req *treq);
+int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+		      struct ftl_timing_req *treq, bool fua);
+int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
+		       bool discard, struct ftl_timing_req *treq);
+bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua);
+int ftlblk_writeback_oldest(struct ftlblk_dev *dev,
+			    struct ftl_timing_req *treq);
+void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v);
+bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
+int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+				struct page **pagep);
+void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+			     unsigned int keep_off, unsigned int keep_len);
+bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);
 
 /* pages.c */
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
@@ -386,6 +392,7 @@ void ftlblk_unlock(struct ftlblk_dev *dev) __releases(&dev->lock);
 void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
+extern const struct ftl_ops ftlblk_ftl_ops;
 
 /* badblocks.c */
 int ftlblk_bb_init(struct badblocks *bb);
@@ -398,13 +405,13 @@ ssize_t ftlblk_bb_store(struct badblocks *bb, const char *who,
 bool ftlblk_bad_sectors(struct ftlblk_dev *dev, struct request *rq);
 extern struct device_attribute dev_attr_badblocks;
 
-/* faults.c */
-void ftlblk_faults_check(struct ftlblk_dev *dev);
-void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count);
-void ftlblk_faults_init(struct ftlblk_dev *dev);
-void ftlblk_faults_exit(struct ftlblk_dev *dev);
+/* wearout.c */
+void ftlblk_wearout_check(struct ftlblk_dev *dev);
+void ftlblk_block_retired(void *ctx, u32 block, u32 erase_count);
+void ftlblk_wearout_init(struct ftlblk_dev *dev);
+void ftlblk_wearout_exit(struct ftlblk_dev *dev);
 
-/* timing.c */
+/* complete.c */
 int ftlblk_timing_init(struct ftlblk_dev *dev);
 void ftlblk_timing_exit(struct ftlblk_dev *dev);
 void ftlblk_timing_init_cmd(struct ftlblk_cmd *cmd);
@@ -422,15 +429,7 @@ enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq);
 void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st);
 void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 
-/* cache.c */
-int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-		      struct ftl_timing_req *treq, bool fua);
-int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
-		       bool discard, struct ftl_timing_req *treq);
-bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
-bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua);
-int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
-				struct page **pagep);
+/* power.c */
 bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev);
 blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq);
 void ftlblk_set_power(struct ftlblk_dev *dev, bool on);

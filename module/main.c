@@ -10,8 +10,8 @@
  * a physical page stops holding valid data (overwrite, discard, erase) its
  * memory goes back to the pool or the system (pages.c).
  *
- * main.c holds the tunables, the device life cycle and queue_rq; reads and
- * writes are in rw.c, discard and write-zeroes in discard.c.
+ * This file: the tunables, the device life cycle and queue_rq (the file
+ * map is in docs/design.md).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -145,120 +145,79 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_CHANNEL_MBPS] = FTL_TIMING_DEFAULT_CHANNEL_MBPS,
 } };
 
+/*
+ * A field's module parameter: the default of new devices. MODULE_INFO
+ * is MODULE_PARM_DESC spelled so that the name is used once.
+ */
+#define FTLBLK_FIELD_PARAM(_name, _id, _desc)				\
+	module_param_named(_name, ftlblk_defaults.val[_id], uint, 0444);	\
+	MODULE_INFO(parm, #_name ":" _desc)
+
+FTLBLK_FIELD_PARAM(size, FTLBLK_SIZE, "Logical capacity in MiB, 1..65536. Default: 256");
+FTLBLK_FIELD_PARAM(blocksize, FTLBLK_BLOCKSIZE,
+		   "Logical block size in bytes, 512 or 4096. Default: 512");
+FTLBLK_FIELD_PARAM(page_size, FTLBLK_PAGE_SIZE,
+		   "Flash page size and discard granularity in bytes, 4096, 8192 or 16384. Default: 4096");
+FTLBLK_FIELD_PARAM(pages_per_block, FTLBLK_PAGES_PER_BLOCK,
+		   "Flash pages per erase block, 2..4096. Default: 256");
+FTLBLK_FIELD_PARAM(op_percent, FTLBLK_OP_PERCENT,
+		   "Over-provisioning in percent of the logical capacity, 1..100. Default: 7");
+FTLBLK_FIELD_PARAM(wl_threshold, FTLBLK_WL_THRESHOLD,
+		   "Static wear leveling above this erase-count spread, 0 = off. Default: 64");
+FTLBLK_FIELD_PARAM(gc_low_blocks, FTLBLK_GC_LOW_BLOCKS,
+		   "GC starts below this many free blocks, 0 = default (2)");
+FTLBLK_FIELD_PARAM(gc_high_blocks, FTLBLK_GC_HIGH_BLOCKS,
+		   "GC stops at this many free blocks, 0 = gc_low_blocks");
+FTLBLK_FIELD_PARAM(discard, FTLBLK_DISCARD, "Accept discard requests, 0 or 1. Default: 1");
+FTLBLK_FIELD_PARAM(max_discard_segments, FTLBLK_MAX_DISCARD_SEGMENTS,
+		   "Discard ranges per request, 1..256. Default: 64");
+FTLBLK_FIELD_PARAM(max_discard_sectors, FTLBLK_MAX_DISCARD_SECTORS,
+		   "Largest discard in 512-byte sectors, 0 = unlimited. Default: 0");
+FTLBLK_FIELD_PARAM(submit_queues, FTLBLK_SUBMIT_QUEUES,
+		   "Hardware queues, 0 = one per CPU, 1..256. Default: 0");
+FTLBLK_FIELD_PARAM(hw_queue_depth, FTLBLK_HW_QUEUE_DEPTH,
+		   "Requests per hardware queue, 1..4096. Default: 64");
+FTLBLK_FIELD_PARAM(write_cache, FTLBLK_WRITE_CACHE,
+		   "Volatile write cache: completed writes and discards are durable only after a flush or FUA, 0 or 1. Default: 0");
+FTLBLK_FIELD_PARAM(cache_mib, FTLBLK_CACHE_MIB,
+		   "Write cache capacity in MiB, 0 = as large as the device, 1..65536. Default: 0");
+FTLBLK_FIELD_PARAM(program_fail_ppm, FTLBLK_PROGRAM_FAIL_PPM,
+		   "Page programs that fail, per million, 0..100000. Default: 0");
+FTLBLK_FIELD_PARAM(erase_fail_ppm, FTLBLK_ERASE_FAIL_PPM,
+		   "Block erases that fail, per million, 0..100000. Default: 0");
+FTLBLK_FIELD_PARAM(fault_seed, FTLBLK_FAULT_SEED,
+		   "Seed of the flash fault generator, 0..4294967295. Default: 1");
+FTLBLK_FIELD_PARAM(endurance, FTLBLK_ENDURANCE,
+		   "Erases a block survives, its next erase fails; 0 = unlimited, 1..100000000. Default: 0");
+FTLBLK_FIELD_PARAM(mem_limit_mib, FTLBLK_MEM_LIMIT_MIB,
+		   "Most data memory in MiB, writes beyond it fail with ENOSPC; 0 = no limit, 1..262144. Default: 0");
+FTLBLK_FIELD_PARAM(timing, FTLBLK_TIMING,
+		   "Complete requests when the modeled NAND flash would, 0 or 1. Default: 0 (RAM speed)");
+FTLBLK_FIELD_PARAM(channels, FTLBLK_CHANNELS,
+		   "Flash channels of the timing model, 1..64. Default: 4");
+FTLBLK_FIELD_PARAM(dies_per_channel, FTLBLK_DIES_PER_CHANNEL,
+		   "Dies on each channel, 1..64. Default: 2");
+FTLBLK_FIELD_PARAM(read_us, FTLBLK_READ_US,
+		   "Page read time tR in microseconds, 1..1000000. Default: 50");
+FTLBLK_FIELD_PARAM(program_us, FTLBLK_PROGRAM_US,
+		   "Page program time tPROG in microseconds, 1..1000000. Default: 600");
+FTLBLK_FIELD_PARAM(erase_us, FTLBLK_ERASE_US,
+		   "Block erase time tBERS in microseconds, 1..1000000. Default: 2000");
+FTLBLK_FIELD_PARAM(channel_mbps, FTLBLK_CHANNEL_MBPS,
+		   "Channel bandwidth in MB/s, 1..100000. Default: 200");
+
+static char *gc_policy = "greedy";
+module_param(gc_policy, charp, 0444);
+MODULE_PARM_DESC(gc_policy, "GC victim policy: greedy, fifo or cost-benefit. Default: greedy");
+
 static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
 MODULE_PARM_DESC(nr_devices, "Devices to create at load time, named ftlblk0.. (0 allowed; more via configfs). Default: 1");
-
-module_param_named(size, ftlblk_defaults.val[FTLBLK_SIZE], uint, 0444);
-MODULE_PARM_DESC(size, "Logical capacity in MiB, 1..65536. Default: 256");
-
-module_param_named(blocksize, ftlblk_defaults.val[FTLBLK_BLOCKSIZE],
-		   uint, 0444);
-MODULE_PARM_DESC(blocksize, "Logical block size in bytes, 512 or 4096. Default: 512");
-
-module_param_named(page_size, ftlblk_defaults.val[FTLBLK_PAGE_SIZE],
-		   uint, 0444);
-MODULE_PARM_DESC(page_size, "Flash page size and discard granularity in bytes, 4096, 8192 or 16384. Default: 4096");
-
-module_param_named(pages_per_block, ftlblk_defaults.val[FTLBLK_PAGES_PER_BLOCK],
-		   uint, 0444);
-MODULE_PARM_DESC(pages_per_block, "Flash pages per erase block, 2..4096. Default: 256");
-
-module_param_named(op_percent, ftlblk_defaults.val[FTLBLK_OP_PERCENT],
-		   uint, 0444);
-MODULE_PARM_DESC(op_percent, "Over-provisioning in percent of the logical capacity, 1..100. Default: 7");
-
-module_param_named(wl_threshold, ftlblk_defaults.val[FTLBLK_WL_THRESHOLD],
-		   uint, 0444);
-MODULE_PARM_DESC(wl_threshold, "Static wear leveling above this erase-count spread, 0 = off. Default: 64");
-
-module_param_named(gc_low_blocks, ftlblk_defaults.val[FTLBLK_GC_LOW_BLOCKS],
-		   uint, 0444);
-MODULE_PARM_DESC(gc_low_blocks, "GC starts below this many free blocks, 0 = default (2)");
-
-module_param_named(gc_high_blocks, ftlblk_defaults.val[FTLBLK_GC_HIGH_BLOCKS],
-		   uint, 0444);
-MODULE_PARM_DESC(gc_high_blocks, "GC stops at this many free blocks, 0 = gc_low_blocks");
-
-module_param_named(discard, ftlblk_defaults.val[FTLBLK_DISCARD], uint, 0444);
-MODULE_PARM_DESC(discard, "Accept discard requests, 0 or 1. Default: 1");
-
-module_param_named(max_discard_segments, ftlblk_defaults.val[FTLBLK_MAX_DISCARD_SEGMENTS],
-		   uint, 0444);
-MODULE_PARM_DESC(max_discard_segments, "Discard ranges per request, 1..256. Default: 64");
-
-module_param_named(max_discard_sectors, ftlblk_defaults.val[FTLBLK_MAX_DISCARD_SECTORS],
-		   uint, 0444);
-MODULE_PARM_DESC(max_discard_sectors, "Largest discard in 512-byte sectors, 0 = unlimited. Default: 0");
-
-module_param_named(submit_queues, ftlblk_defaults.val[FTLBLK_SUBMIT_QUEUES],
-		   uint, 0444);
-MODULE_PARM_DESC(submit_queues, "Hardware queues, 0 = one per CPU, 1..256. Default: 0");
-
-module_param_named(hw_queue_depth, ftlblk_defaults.val[FTLBLK_HW_QUEUE_DEPTH],
-		   uint, 0444);
-MODULE_PARM_DESC(hw_queue_depth, "Requests per hardware queue, 1..4096. Default: 64");
-
-module_param_named(write_cache, ftlblk_defaults.val[FTLBLK_WRITE_CACHE],
-		   uint, 0444);
-MODULE_PARM_DESC(write_cache, "Volatile write cache: completed writes and discards are durable only after a flush or FUA, 0 or 1. Default: 0");
-
-module_param_named(cache_mib, ftlblk_defaults.val[FTLBLK_CACHE_MIB],
-		   uint, 0444);
-MODULE_PARM_DESC(cache_mib, "Write cache capacity in MiB, 0 = as large as the device, 1..65536. Default: 0");
 
 static char *power_cut_mode = "all";
 module_param(power_cut_mode, charp, 0444);
 MODULE_PARM_DESC(power_cut_mode, "What a power cut does to cached updates: all (lost) or random (each kept or lost). Default: all");
 unsigned int ftlblk_default_cut_mode;
-
-module_param_named(program_fail_ppm, ftlblk_defaults.val[FTLBLK_PROGRAM_FAIL_PPM],
-		   uint, 0444);
-MODULE_PARM_DESC(program_fail_ppm, "Page programs that fail, per million, 0..100000. Default: 0");
-
-module_param_named(erase_fail_ppm, ftlblk_defaults.val[FTLBLK_ERASE_FAIL_PPM],
-		   uint, 0444);
-MODULE_PARM_DESC(erase_fail_ppm, "Block erases that fail, per million, 0..100000. Default: 0");
-
-module_param_named(fault_seed, ftlblk_defaults.val[FTLBLK_FAULT_SEED],
-		   uint, 0444);
-MODULE_PARM_DESC(fault_seed, "Seed of the flash fault generator, 0..4294967295. Default: 1");
-
-module_param_named(endurance, ftlblk_defaults.val[FTLBLK_ENDURANCE],
-		   uint, 0444);
-MODULE_PARM_DESC(endurance, "Erases a block survives, its next erase fails; 0 = unlimited, 1..100000000. Default: 0");
-
-module_param_named(mem_limit_mib, ftlblk_defaults.val[FTLBLK_MEM_LIMIT_MIB],
-		   uint, 0444);
-MODULE_PARM_DESC(mem_limit_mib, "Most data memory in MiB, writes beyond it fail with ENOSPC; 0 = no limit, 1..262144. Default: 0");
-
-module_param_named(timing, ftlblk_defaults.val[FTLBLK_TIMING], uint, 0444);
-MODULE_PARM_DESC(timing, "Complete requests when the modeled NAND flash would, 0 or 1. Default: 0 (RAM speed)");
-
-module_param_named(channels, ftlblk_defaults.val[FTLBLK_CHANNELS], uint, 0444);
-MODULE_PARM_DESC(channels, "Flash channels of the timing model, 1..64. Default: 4");
-
-module_param_named(dies_per_channel, ftlblk_defaults.val[FTLBLK_DIES_PER_CHANNEL],
-		   uint, 0444);
-MODULE_PARM_DESC(dies_per_channel, "Dies on each channel, 1..64. Default: 2");
-
-module_param_named(read_us, ftlblk_defaults.val[FTLBLK_READ_US], uint, 0444);
-MODULE_PARM_DESC(read_us, "Page read time tR in microseconds, 1..1000000. Default: 50");
-
-module_param_named(program_us, ftlblk_defaults.val[FTLBLK_PROGRAM_US],
-		   uint, 0444);
-MODULE_PARM_DESC(program_us, "Page program time tPROG in microseconds, 1..1000000. Default: 600");
-
-module_param_named(erase_us, ftlblk_defaults.val[FTLBLK_ERASE_US], uint, 0444);
-MODULE_PARM_DESC(erase_us, "Block erase time tBERS in microseconds, 1..1000000. Default: 2000");
-
-module_param_named(channel_mbps, ftlblk_defaults.val[FTLBLK_CHANNEL_MBPS],
-		   uint, 0444);
-MODULE_PARM_DESC(channel_mbps, "Channel bandwidth in MB/s, 1..100000. Default: 200");
-
-static char *gc_policy = "greedy";
-module_param(gc_policy, charp, 0444);
-MODULE_PARM_DESC(gc_policy, "GC victim policy: greedy, fifo or cost-benefit. Default: greedy");
 
 static int ftlblk_major;
 static DEFINE_IDA(ftlblk_indexes);
@@ -291,69 +250,6 @@ int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 	pr_err("%s: invalid %s %u: allowed %s\n", who, f->name, value, f->help);
 	return -EINVAL;
 }
-
-/* ---- FTL callbacks: run under dev->lock ---- */
-
-static void ftlblk_release(void *ctx, u32 ppn)
-{
-	struct ftlblk_dev *dev = ctx;
-	struct page *page = ftlblk_data(dev, ppn);
-
-	if (page) {
-		/*
-		 * Unpublish first: once released, the page may be freed
-		 * (a full release array frees it at once) or reused, and a
-		 * lock-free reader must not find it through data[] then.
-		 */
-		ftlblk_set_data(dev, ppn, NULL);
-		dev->data_pages--;
-		set_page_private(page, 0);
-		ftlblk_release_page(dev, page);
-	}
-}
-
-static void ftlblk_move_page(void *ctx, u32 from, u32 to)
-{
-	struct ftlblk_dev *dev = ctx;
-
-	WRITE_ONCE(dev->data[to], dev->data[from]);
-	WRITE_ONCE(dev->data[from], 0);
-	ftlblk_timing_relocate(dev, from, to);
-}
-
-/* The lpn stored with the data page: the NAND page's spare area. */
-static u32 ftlblk_read_oob(void *ctx, u32 ppn)
-{
-	struct ftlblk_dev *dev = ctx;
-	struct page *page = ftlblk_data(dev, ppn);
-
-	return page ? page_private(page) : FTL_UNMAPPED;
-}
-
-static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
-{
-	struct ftlblk_dev *dev = ctx;
-
-	trace_ftlblk_erase(dev->disk, block, erase_count);
-	ftlblk_timing_erase(dev, block);
-}
-
-static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
-			     bool wear_leveling)
-{
-	struct ftlblk_dev *dev = ctx;
-
-	trace_ftlblk_gc(dev->disk, block, relocated, wear_leveling);
-}
-
-static const struct ftl_ops ftlblk_ftl_ops = {
-	.release = ftlblk_release,
-	.move = ftlblk_move_page,
-	.erased = ftlblk_erased,
-	.collected = ftlblk_collected,
-	.retired = ftlblk_faults_retired,
-	.read_oob = ftlblk_read_oob,
-};
 
 static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				    const struct blk_mq_queue_data *bd)
@@ -406,8 +302,14 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_OK;
 		break;
 	case REQ_OP_DISCARD:
+		if (!ftlblk_discard_is_quick(dev, rq)) {
+			ftlblk_queue_work(cmd);
+			return BLK_STS_OK;
+		}
+		sts = ftlblk_discard(dev, rq);
+		break;
 	case REQ_OP_WRITE_ZEROES:
-		ftlblk_zero_rq(dev, rq);
+		ftlblk_queue_work(cmd);
 		return BLK_STS_OK;
 	default:
 		sts = BLK_STS_NOTSUPP;
@@ -632,7 +534,7 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	if (err)
 		return err;
 	ftlblk_fill_limits(dev, &lim);
-	/* With the cache, flushes and FUA writes reach us (cache.c). */
+	/* With the cache, flushes and FUA writes reach us (power.c). */
 	disk = ftlblk_compat_alloc_disk(set, &lim,
 					dev->cfg.val[FTLBLK_WRITE_CACHE], dev);
 	if (IS_ERR(disk)) {
@@ -679,7 +581,7 @@ int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 	dev->cfg = *cfg;
 	dev->cut_mode = cut_mode;
 	spin_lock_init(&dev->lock);
-	ftlblk_faults_init(dev);
+	ftlblk_wearout_init(dev);
 	err = ftlblk_bb_attach(dev, bb);
 	if (err)
 		goto free_dev;
@@ -748,7 +650,7 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	 * its completion timer: the device must outlive it.
 	 */
 	ftlblk_flush_work();
-	ftlblk_faults_exit(dev);
+	ftlblk_wearout_exit(dev);
 	ftlblk_free_ftl(dev);
 	ftlblk_bb_detach(dev);
 	/* del_gendisk() has exited the queue, so the tags can go first. */
@@ -815,7 +717,7 @@ static int __init ftlblk_init(void)
 	err = ftlblk_check_params() ?: ftlblk_check_memory();
 	if (err)
 		return err;
-	err = ftlblk_zero_init();
+	err = ftlblk_worker_init();
 	if (err)
 		return err;
 	ftlblk_major = register_blkdev(0, "ftlblk");
@@ -847,7 +749,7 @@ remove:
 unregister:
 	unregister_blkdev(ftlblk_major, "ftlblk");
 free_wq:
-	ftlblk_zero_exit();
+	ftlblk_worker_exit();
 	return err;
 }
 
@@ -857,7 +759,7 @@ static void __exit ftlblk_exit(void)
 	ftlblk_configfs_exit();
 	ftlblk_remove_param_devs();
 	unregister_blkdev(ftlblk_major, "ftlblk");
-	ftlblk_zero_exit();
+	ftlblk_worker_exit();
 }
 
 module_init(ftlblk_init);

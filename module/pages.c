@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Data pages: where ftlblk gets the memory a flash page's data lives in,
- * and where it goes when the flash page stops holding valid data.
+ * where it goes when the flash page stops holding valid data, and the FTL
+ * core's callbacks that move, free and read them (ftlblk_ftl_ops: GC
+ * moves a page by moving its pointer in data[]).
  *
  * A write never overwrites in place, so in steady state every programmed
  * page releases one: a small pool recycles them, and a write costs no page
@@ -33,6 +35,7 @@
 #include <linux/string.h>
 
 #include "ftlblk.h"
+#include "trace.h"
 
 static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 {
@@ -261,3 +264,67 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 	dev->pool = NULL;
 	dev->pool_pages = 0;
 }
+
+/* ---- FTL callbacks (struct ftl_ops): run under dev->lock ---- */
+
+static void ftlblk_release(void *ctx, u32 ppn)
+{
+	struct ftlblk_dev *dev = ctx;
+	struct page *page = ftlblk_data(dev, ppn);
+
+	if (page) {
+		/*
+		 * Unpublish first: once released, the page may be freed
+		 * (a full release array frees it at once) or reused, and a
+		 * lock-free reader must not find it through data[] then.
+		 */
+		ftlblk_set_data(dev, ppn, NULL);
+		dev->data_pages--;
+		set_page_private(page, 0);
+		ftlblk_release_page(dev, page);
+	}
+}
+
+static void ftlblk_move_page(void *ctx, u32 from, u32 to)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	WRITE_ONCE(dev->data[to], dev->data[from]);
+	WRITE_ONCE(dev->data[from], 0);
+	ftlblk_timing_relocate(dev, from, to);
+}
+
+/* The lpn stored with the data page: the NAND page's spare area. */
+static u32 ftlblk_read_oob(void *ctx, u32 ppn)
+{
+	struct ftlblk_dev *dev = ctx;
+	struct page *page = ftlblk_data(dev, ppn);
+
+	return page ? page_private(page) : FTL_UNMAPPED;
+}
+
+static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	trace_ftlblk_erase(dev->disk, block, erase_count);
+	ftlblk_timing_erase(dev, block);
+}
+
+static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
+			     bool wear_leveling)
+{
+	struct ftlblk_dev *dev = ctx;
+
+	trace_ftlblk_gc(dev->disk, block, relocated, wear_leveling);
+}
+
+/* How the FTL core moves, frees and reads the data pages (ftl_ops). */
+const struct ftl_ops ftlblk_ftl_ops = {
+	.release = ftlblk_release,
+	.move = ftlblk_move_page,
+	.erased = ftlblk_erased,
+	.collected = ftlblk_collected,
+	.retired = ftlblk_block_retired,
+	.read_oob = ftlblk_read_oob,
+};

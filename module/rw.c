@@ -21,9 +21,9 @@
  *   whose memory outlives a concurrent overwrite, discard or erase. Only
  *   a read that races with a change of its own page looks up under the
  *   lock.
- * - With the write cache (cache.c) a page's latest data may be a cached
- *   page: readers look there first, with the same pin-and-recheck, and
- *   writes store into it (or, FUA, program and drop the cached copy).
+ * - With the write cache a page's latest data may be a cached page
+ *   (store.c): readers look there first, with the same pin-and-recheck,
+ *   and writes store into it (or, FUA, program and drop the cached copy).
  */
 #include <linux/bio.h>
 #include <linux/highmem.h>
@@ -112,89 +112,6 @@ static unsigned int next_batch(struct ftlblk_dev *dev, u64 *pos,
 		*left -= ch->len;
 	}
 	return n;
-}
-
-/* Under dev->lock: the page with @lpn's latest data, NULL for zeroes. */
-static struct page *current_page_locked(struct ftlblk_dev *dev, u64 lpn)
-{
-	struct page *page;
-	u32 ppn;
-
-	lockdep_assert_held(&dev->lock);
-	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, &page))
-		return page;
-	ppn = ftl_lookup(dev->ftl, lpn);
-	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
-}
-
-/**
- * ftlblk_copy_page_locked() - the current contents of a logical page
- * @dev: device, dev->lock held
- * @lpn: logical page
- * @buf: receives the page; bytes [@keep_off, @keep_off + @keep_len) are
- *	left as they are (0, 0 copies all)
- * @keep_off: first byte to keep
- * @keep_len: bytes to keep
- */
-void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
-			     unsigned int keep_off, unsigned int keep_len)
-{
-	unsigned int page_size = ftlblk_page_bytes(dev);
-	unsigned int keep_end = keep_off + keep_len;
-	struct page *page = current_page_locked(dev, lpn);
-	void *src;
-
-	if (!page) {
-		memset(buf, 0, keep_off);
-		memset(buf + keep_end, 0, page_size - keep_end);
-		return;
-	}
-	src = page_address(page);
-	memcpy(buf, src, keep_off);
-	memcpy(buf + keep_end, src + keep_end, page_size - keep_end);
-}
-
-/**
- * ftlblk_lpn_has_data() - does @lpn hold data, cached or on flash?
- * @dev: device, dev->lock held
- * @lpn: logical page
- *
- * Return: false if it reads as zeroes without being stored.
- */
-bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn)
-{
-	return current_page_locked(dev, lpn);
-}
-
-/**
- * ftlblk_install_page() - store @page, holding the new data, as @lpn
- * @dev: device, dev->lock held
- * @lpn: logical page
- * @page: data page, now owned by the device
- * @treq: the request writing it, charged with the program and the GC it
- *	triggers when timing is on
- *
- * Return: 0 or the ftl_write() error (@page is still the caller's then).
- */
-int ftlblk_install_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-			struct ftl_timing_req *treq)
-{
-	u32 ppn;
-	int err;
-
-	lockdep_assert_held(&dev->lock);
-	dev->treq = treq;
-	err = ftl_write(dev->ftl, lpn, &ppn);
-	dev->treq = NULL;
-	/* The write, or the GC it ran, may have worn the device out. */
-	ftlblk_faults_check(dev);
-	if (err)
-		return err;
-	ftlblk_timing_program(dev, treq, ppn);
-	set_page_private(page, lpn);
-	ftlblk_set_data(dev, ppn, page);
-	dev->data_pages++;
-	return 0;
 }
 
 /* A host read of one page that the FTL does not count (see pin_locked()). */

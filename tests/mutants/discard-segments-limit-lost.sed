@@ -1,4 +1,4 @@
 # max_discard_segments is not set on the queue (stays 1): no multi-range discards => vm 10-load 71-conform-merge
 # file: module/main.c
 # changes: 1
-/^\tblk_queue_max_discard_segments(q, v\[FTLBLK_MAX_DISCARD_SEGMENTS\]);$/d
+/^\tlim->max_discard_segments = v\[FTLBLK_MAX_DISCARD_SEGMENTS\];$/d

@@ -22,7 +22,7 @@
 #include "../../ftl/ftl.h"	/* by path: tests/vm/tools/ftlsim.c */
 #include "replay.h"
 #include "timed.h"
-#include "trace.h"
+#include "tracefile.h"
 
 typedef unsigned long long ULL;	/* for printf %llu */
 

@@ -8,7 +8,7 @@
 #define FTLSIM_REPLAY_H
 
 #include "../../ftl/ftl.h"
-#include "trace.h"
+#include "tracefile.h"
 
 /* The module unmaps long discards in batches (FTLBLK_UNMAP_BATCH). */
 #define REPLAY_UNMAP_BATCH	1024

@@ -3,13 +3,13 @@
 # device (with openers racing the removals) leave it consistent and usable;
 # mkdir/rmdir/power loops over shared names leak no device and no index;
 # rmdir with fio I/O in flight removes the device and fio fails promptly
-# (no hang), also while reads are held inside the driver (ftlblk_widen);
+# (no hang), also while reads are held inside the driver (ftlblk_read_delay);
 # power 0 with I/O in flight is EBUSY and fio's verification
 # passes; a descriptor held across rmdir gets EOF/errors, not data. The
 # only kernel log lines are the expected "cannot remove" ones.
 # shellcheck source=lib.sh
 . /tests/lib.sh
-need_module ftlblk ftlblk_widen
+need_module ftlblk ftlblk_read_delay
 need_cmd fio errno-write heldfd
 plan 34
 
@@ -18,7 +18,7 @@ cleanup() {
 	wait 2>/dev/null
 	for _n in c m0 m1 m2 m3 r w p h z; do [ -d "$CFS/$_n" ] && rmdir "$CFS/$_n"; done
 	rm -f /tmp/cr-*
-	[ -d /sys/module/ftlblk_widen ] && rmmod ftlblk_widen
+	[ -d /sys/module/ftlblk_read_delay ] && rmmod ftlblk_read_delay
 	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
 }
 BG=
@@ -139,7 +139,7 @@ s=$(cat /tmp/cr-fio-r.rc)
 ok "fio reports the failed I/O (exit $s)" test "$s" != 0
 
 # ---- rmdir while reads are inside the driver ---------------------------------
-# With ftlblk_widen each flash page a read copies waits 100 us inside
+# With ftlblk_read_delay each flash page a read copies waits 100 us inside
 # queue_rq, so a 1 MiB read stays in the driver for ~26 ms and the rmdir
 # surely meets reads half done. Removal must let them finish before it
 # frees the FTL (del_gendisk() first): freed first, the next batch of such
@@ -147,26 +147,26 @@ ok "fio reports the failed I/O (exit $s)" test "$s" != 0
 # remove-frees-before-del-gendisk: an oops).
 W=$(mkdev w size=16 pages_per_block=16)
 dd if=/dev/urandom of=/dev/"$W" bs=1M count=16 oflag=direct 2>/dev/null
-modprobe ftlblk_widen delay_us=100
+modprobe ftlblk_read_delay delay_us=100
 (fio --eta=never --name=inread --filename=/dev/"$W" --rw=randread --bs=1M \
 	--direct=1 --ioengine=libaio --iodepth=4 --numjobs=2 --time_based \
 	--runtime=8 --output=/tmp/cr-fio-w.log >/dev/null 2>&1
  echo $? > /tmp/cr-fio-w.rc) &
 fp=$!
 BG=$fp
-d0=$(widened)
+d0=$(reads_delayed)
 n=0
-while [ "$(widened)" = "$d0" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(reads_delayed)" = "$d0" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 1
-ok "fio reads $W slowly ($(($(widened) - d0)) page copies delayed so far)" \
-	test ! -e /tmp/cr-fio-w.rc -a "$(widened)" != "$d0"
+ok "fio reads $W slowly ($(($(reads_delayed) - d0)) page copies delayed so far)" \
+	test ! -e /tmp/cr-fio-w.rc -a "$(reads_delayed)" != "$d0"
 ok "rmdir w while 1 MiB reads are inside the driver" rmdir "$CFS/w"
 # (A read past the end of a removed disk, whose capacity is now 0, is EOF,
 # not an error, so fio may go on to the end of its 8 s.)
 ok "fio ends, nothing hangs" wait_file /tmp/cr-fio-w.rc 60
 wait $fp
 BG=
-rmmod ftlblk_widen
+rmmod ftlblk_read_delay
 
 # ---- power 0 with I/O in flight is EBUSY -----------------------------------
 P=$(mkdev p size=16 pages_per_block=16)

@@ -18,13 +18,13 @@
 # ftlblk's queue_rq, must show a write and a discard of the same sectors
 # inside ftlblk at the same time. The data outside the raced pages, moved
 # around by GC all along, must read back unchanged. Last, the test module
-# ftlblk_widen (tests/kmod/widen.c) holds every read's pages pinned longer
+# ftlblk_read_delay (tests/kmod/read_delay.c) holds every read's pages pinned longer
 # so that the lock-free read path's window is hit, not just hoped for.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 # shellcheck source=conform-lib.sh
 . /tests/conform-lib.sh
-need_module ftlblk ftlblk_widen
+need_module ftlblk ftlblk_read_delay
 need_cmd discard-race
 
 plan 30
@@ -93,7 +93,7 @@ cleanup() {
 	echo 0 >"$TRACE/events/block/block_rq_issue/enable" 2>/dev/null
 	echo 0 >"$TRACE/events/block/block_rq_complete/enable" 2>/dev/null
 	[ -z "$clock" ] || echo "$clock" >"$TRACE/trace_clock"
-	[ -d /sys/module/ftlblk_widen ] && rmmod ftlblk_widen
+	[ -d /sys/module/ftlblk_read_delay ] && rmmod ftlblk_read_delay
 	[ -d /sys/module/ftlblk ] || return 0
 	trace_stop 2>/dev/null
 	cdev_remove race 2>/dev/null
@@ -165,13 +165,13 @@ echo "$clock" >"$TRACE/trace_clock"
 clock=
 trace_stop
 # The pin-to-copy window of lock-free reads, widened on purpose: while
-# ftlblk_widen is loaded each flash page a read copies waits 200 us first,
+# ftlblk_read_delay is loaded each flash page a read copies waits 200 us first,
 # so the pages of a 16-page read stay pinned for up to 3 ms while the other
 # threads overwrite them and the page pool hands released pages to new
 # writes. A pool that recycled a page a reader still pins lets the reader
 # copy another write's data (mutant pool-recycles-pinned: hundreds of
 # violations per run here, none without the module).
-ok "modprobe ftlblk_widen delay_us=200" modprobe ftlblk_widen delay_us=200
+ok "modprobe ftlblk_read_delay delay_us=200" modprobe ftlblk_read_delay delay_us=200
 for seed in 5 6; do
 	race_run "reads held pinned 200 us a page, seed $seed" \
 		-t 4 -n 600 -p $RMAX -m 16 -s $seed -o $RBASE "/dev/$D"
@@ -180,9 +180,9 @@ for seed in 5 6; do
 	v=$(field discards) w=$(field discarded_pages)
 	ndisc=$((ndisc + ${v:-0})) npg=$((npg + ${w:-0}))
 done
-v=$(widened)
+v=$(reads_delayed)
 ok "the read copies were delayed ($v)" test "${v:-0}" -gt 1000
-ok "rmmod ftlblk_widen" rmmod ftlblk_widen
+ok "rmmod ftlblk_read_delay" rmmod ftlblk_read_delay
 
 diag "after the races: gc_runs $(cstat "$D" gc_runs), gc_relocations $(cstat "$D" gc_relocations), erases $(cstat "$D" erases)"
 

@@ -142,8 +142,8 @@ done_testing() {
 CFS=/sys/kernel/config/ftlblk
 
 st() { sysfs_read "/sys/block/$1/ftl/$2"; }
-# widened: read copies the test module ftlblk_widen has delayed so far.
-widened() { sysfs_read /sys/module/ftlblk_widen/parameters/delayed; }
+# reads_delayed: read copies the test module ftlblk_read_delay has delayed so far.
+reads_delayed() { sysfs_read /sys/module/ftlblk_read_delay/parameters/delayed; }
 # fio_reads LOG: reads in fio's normal output LOG, verify reads included
 # ("issued rwts: total=R,W,..."); its READ summary line is missing when the
 # verify reads took no measurable time.

@@ -266,10 +266,11 @@ run_build() {
 	mkdir -p "$r/usr/lib/modules"
 	ln -s usr/lib "$r/lib"
 	cp -a "$BASE_ROOT/usr/lib/modules/$kver" "$r/usr/lib/modules/"
-	local kos=()
-	if [ -n "$mdir" ] && compgen -G "$mdir/*.ko" >/dev/null; then
-		kos=("$mdir"/*.ko)
-	fi
+	local kos=() d
+	# $mdir: directories, space-separated (MODULES_DIR)
+	for d in $mdir; do
+		! compgen -G "$d/*.ko" >/dev/null || kos+=("$d"/*.ko)
+	done
 	if [ ${#kos[@]} -eq 0 ]; then
 		warn "no project modules in ${mdir:-<unset>}/*.ko; not staging any"
 	else

@@ -130,9 +130,10 @@ rootfs_stage() {
 	mkdir -p "$m/extra"
 	cp -as "$kroot/lib/modules/$kver/kernel" "$m/"
 	cp "$kroot/lib/modules/$kver"/modules.{builtin,builtin.modinfo,order} "$m/"
-	if compgen -G "$mdir/*.ko" >/dev/null; then
-		cp "$mdir"/*.ko "$m/extra/"
-	fi
+	local d
+	for d in $mdir; do	# directories, space-separated (MODULES_DIR)
+		! compgen -G "$d/*.ko" >/dev/null || cp "$d"/*.ko "$m/extra/"
+	done
 	depmod -b "$t" "$kver" || { rm -rf "$t"; die "depmod for the Debian image failed"; }
 	cp "$m"/modules.* "$r/rootfs/modules/"
 	rm -rf "$t"

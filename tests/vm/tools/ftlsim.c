@@ -7,9 +7,10 @@
  * (tests/vm/guest/85-trace-replay.sh). No code of its own.
  */
 #include "../../../tools/ftlsim/ftlsim.c"
-#include "../../../tools/ftlsim/trace.c"
+#include "../../../tools/ftlsim/tracefile.c"
 #include "../../../tools/ftlsim/replay.c"
 #include "../../../tools/ftlsim/timed.c"
 #include "../../../ftl/ftl.c"
+#include "../../../ftl/check.c"
 #include "../../../ftl/port_user.c"
 #include "../../../ftl/timing.c"

@@ -11,7 +11,7 @@
  *                   "LINE read|write|discard SECTOR COUNT", the format of
  *                   `ftlsim --trace-dump`
  *
- * The log is parsed by ftlsim's own parser (tools/ftlsim/trace.c), so the
+ * The log is parsed by ftlsim's own parser (tools/ftlsim/tracefile.c), so the
  * two read every line the same way. Every 512-byte sector written is
  * filled with the byte (LINE % 255) + 1, never zero: ftlsim assumes
  * written sectors hold non-zero data when it decides whether a partial
@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../../tools/ftlsim/trace.c"
+#include "../../../tools/ftlsim/tracefile.c"
 
 static const char *log_path;
 static struct trace_parser parser;

@@ -16,7 +16,7 @@
 
 #include "ftl.h"
 #include "replay.h"
-#include "trace.h"
+#include "tracefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

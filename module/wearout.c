@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Flash faults seen from the block device: the FTL core fails programs
- * and erases (program_fail_ppm, erase_fail_ppm, endurance) and retires
- * blocks; this file turns the core's read-only end of life into what a
- * worn-out SSD shows the host. The disk is marked read-only (set_disk_ro,
+ * End of life seen from the block device: the FTL core fails programs and
+ * erases (program_fail_ppm, erase_fail_ppm, endurance), retires blocks and
+ * at last turns read-only; this file turns that into what a worn-out SSD
+ * shows the host. The disk is marked read-only (set_disk_ro,
  * so mount and BLKROGET see it), one kernel log line names the device and
  * says why, and from then on every write, discard and write-zeroes fails
  * with BLK_STS_IOERR (-EIO, what ext4 and XFS handle as a device error)
@@ -37,10 +37,10 @@ static void ftlblk_read_only_work(struct work_struct *work)
 }
 
 /**
- * ftlblk_faults_check() - act once on the FTL turning read-only
+ * ftlblk_wearout_check() - act once on the FTL turning read-only
  * @dev: device, dev->lock held (after an ftl_write())
  */
-void ftlblk_faults_check(struct ftlblk_dev *dev)
+void ftlblk_wearout_check(struct ftlblk_dev *dev)
 {
 	lockdep_assert_held(&dev->lock);
 	if (likely(!ftl_read_only(dev->ftl)) || dev->read_only_noted)
@@ -50,12 +50,12 @@ void ftlblk_faults_check(struct ftlblk_dev *dev)
 }
 
 /**
- * ftlblk_faults_retired() - the FTL retired a block (ftl_ops.retired)
+ * ftlblk_block_retired() - the FTL retired a block (ftl_ops.retired)
  * @ctx: the device
  * @block: physical block
  * @erase_count: its erase count
  */
-void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count)
+void ftlblk_block_retired(void *ctx, u32 block, u32 erase_count)
 {
 	struct ftlblk_dev *dev = ctx;
 
@@ -63,19 +63,19 @@ void ftlblk_faults_retired(void *ctx, u32 block, u32 erase_count)
 }
 
 /**
- * ftlblk_faults_init() - prepare a new device
+ * ftlblk_wearout_init() - prepare a new device
  * @dev: device
  */
-void ftlblk_faults_init(struct ftlblk_dev *dev)
+void ftlblk_wearout_init(struct ftlblk_dev *dev)
 {
 	INIT_WORK(&dev->ro_work, ftlblk_read_only_work);
 }
 
 /**
- * ftlblk_faults_exit() - wait for the read-only work; no request runs now
+ * ftlblk_wearout_exit() - wait for the read-only work; no request runs now
  * @dev: device
  */
-void ftlblk_faults_exit(struct ftlblk_dev *dev)
+void ftlblk_wearout_exit(struct ftlblk_dev *dev)
 {
 	cancel_work_sync(&dev->ro_work);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftlblk_widen - a test module that widens a race window of ftlblk's
+ * ftlblk_read_delay - a test module that widens a race window of ftlblk's
  * lock-free read path, so that a guest test can hit it on purpose.
  *
  * A read pins a batch of up to 16 flash pages without the device lock and
@@ -17,13 +17,13 @@
  * and concurrent writes overwrite and refill pages inside the window.
  * Copies for writes and zero fills are not delayed.
  *
- *   modprobe ftlblk_widen delay_us=200
+ *   modprobe ftlblk_read_delay delay_us=200
  *   ... race reads against writes (discard-race) ...
- *   rmmod ftlblk_widen
+ *   rmmod ftlblk_read_delay
  *
  * It hooks ftlblk:cursor_copy with a kprobe (the arguments read with
  * regs_get_kernel_argument()), so ftlblk must be loaded
- * first; the number of delayed copies is in /sys/module/ftlblk_widen/
+ * first; the number of delayed copies is in /sys/module/ftlblk_read_delay/
  * parameters/delayed (read-only).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,7 +34,7 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 
-#define WIDEN_MAX_DELAY_US	10000
+#define READ_DELAY_MAX_US	10000
 
 static unsigned int delay_us = 200;
 module_param(delay_us, uint, 0444);
@@ -54,7 +54,7 @@ module_param_cb(delayed, &delayed_ops, NULL, 0444);
 MODULE_PARM_DESC(delayed, "Read copies delayed so far (read-only)");
 
 /* cursor_copy(c, buf, len, to_rq): delay copies of a page into a read. */
-static int widen_pre(struct kprobe *p, struct pt_regs *regs)
+static int read_delay_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	if (regs_get_kernel_argument(regs, 1) &&
 	    (u8)regs_get_kernel_argument(regs, 3)) {
@@ -64,33 +64,33 @@ static int widen_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-static struct kprobe widen_probe = {
+static struct kprobe read_delay_probe = {
 	.symbol_name = "ftlblk:cursor_copy",
-	.pre_handler = widen_pre,
+	.pre_handler = read_delay_pre,
 };
 
-static int __init widen_init(void)
+static int __init read_delay_init(void)
 {
 	int err;
 
-	if (delay_us < 1 || delay_us > WIDEN_MAX_DELAY_US) {
+	if (delay_us < 1 || delay_us > READ_DELAY_MAX_US) {
 		pr_err("invalid delay_us %u: allowed 1..%u (microseconds)\n",
-		       delay_us, WIDEN_MAX_DELAY_US);
+		       delay_us, READ_DELAY_MAX_US);
 		return -EINVAL;
 	}
-	err = register_kprobe(&widen_probe);
+	err = register_kprobe(&read_delay_probe);
 	if (err)
 		pr_err("cannot probe %s (is ftlblk loaded?): %d\n",
-		       widen_probe.symbol_name, err);
+		       read_delay_probe.symbol_name, err);
 	return err;
 }
 
-static void __exit widen_exit(void)
+static void __exit read_delay_exit(void)
 {
-	unregister_kprobe(&widen_probe);
+	unregister_kprobe(&read_delay_probe);
 }
 
-module_init(widen_init);
-module_exit(widen_exit);
+module_init(read_delay_init);
+module_exit(read_delay_exit);
 MODULE_DESCRIPTION("ftlblk test: widen the pin-to-copy window of lock-free reads");
 MODULE_LICENSE("GPL");

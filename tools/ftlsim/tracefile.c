@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace.c - block trace parsers (see trace.h and README.md, "Trace
+ * tracefile.c - block trace parsers (see tracefile.h and README.md, "Trace
  * replay"). No allocation, no global state: a line is copied into a
  * bounded buffer and split into tokens there.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "trace.h"
+#include "tracefile.h"
 
 #define SECTOR_SIZE	512
 #define LINE_MAX_LEN	1024

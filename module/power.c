@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The volatile write cache (write_cache=1) and power cuts.
- *
- * With the cache, a write, write-zeroes or discard that completes is in
- * the cache, not yet on flash: the cache's index (../ftl/cache.c) holds
- * the latest update of each logical page, a data page (the request's new
- * page, moved in without a copy) or a pending deallocation, and reads see
- * it before the FTL. Updates reach the FTL - become durable - when they
- * are written back: oldest first when the cache is full (cache_mib), all
- * of those completed before a REQ_OP_FLUSH when it runs, and at once for
- * a FUA write. A write-back hands the cached data page to the FTL (a
- * pointer move) or applies the deallocation, so durable state is always
- * exactly what the FTL maps.
+ * The volatile write cache's life (write_cache=1): made at power-on, made
+ * durable by REQ_OP_FLUSH, lost by a power cut. With the cache, a write,
+ * write-zeroes or discard that completes is cached, not yet on flash
+ * (store.c); updates reach the FTL - become durable - when they are
+ * written back: oldest first when the cache is full (cache_mib), all of
+ * those completed before a REQ_OP_FLUSH when it runs, and at once for a
+ * FUA write.
  *
  * A power cut (ftl/power_cut) drops the cache, which is the device's only
  * volatile state: in power_cut_mode "all" every cached update is lost, in
@@ -24,7 +19,7 @@
  * nothing else may change it while the power is off.
  *
  * Locking: the cache index, power_off and the counters are protected by
- * dev->lock (readers without it use ftl_cache_peek(), see rw.c); every
+ * dev->lock (readers without it use ftl_cache_peek(), see store.c); every
  * call under it is O(1) amortized, except write-backs, which a hold
  * bounds (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH, one per stored page).
  * power_mutex serializes the writers of power_cut.
@@ -49,221 +44,6 @@ static const char * const cut_mode_names[] = {
 	[FTLBLK_CUT_ALL] = "all",
 	[FTLBLK_CUT_RANDOM] = "random",
 };
-
-/* A cached data page's handle: its frame number + 1 (never NONE). */
-static u32 page_handle(struct page *page)
-{
-	return page_to_pfn(page) + 1;
-}
-
-static struct page *handle_page(u32 v)
-{
-	return pfn_to_page(v - 1);
-}
-
-/* The cache replaced or dropped @v: free its data page, if any. */
-static void release_cached(struct ftlblk_dev *dev, u32 v)
-{
-	if (ftl_cache_is_handle(v))
-		ftlblk_release_page(dev, handle_page(v));
-}
-
-static int ftl_deallocate(struct ftlblk_dev *dev, u64 lpn, u64 count,
-			  bool discard)
-{
-	s64 ret = discard ? ftl_discard(dev->ftl, lpn, count) :
-			    ftl_unmap(dev->ftl, lpn, count);
-
-	return ret < 0 ? ret : 0;
-}
-
-/* Write the oldest cached update back to the FTL: it is durable then. */
-static int writeback_oldest(struct ftlblk_dev *dev,
-			    struct ftl_timing_req *treq)
-{
-	u64 lpn;
-	u32 v = ftl_cache_oldest(&dev->cache, &lpn);
-	int err;
-
-	if (v == FTL_CACHE_NONE)
-		return 0;
-	if (ftl_cache_is_handle(v))
-		err = ftlblk_install_page(dev, lpn, handle_page(v), treq);
-	else
-		err = ftl_deallocate(dev, lpn, 1, v == FTL_CACHE_DISCARD);
-	if (err)
-		return err;
-	/* After the FTL has it: a reader without the lock finds one. */
-	ftl_cache_pop(&dev->cache);
-	dev->ctr.cache_writebacks++;
-	return 0;
-}
-
-/* Room for @lpn's entry: at most one write-back (the cache is full). */
-static int make_room(struct ftlblk_dev *dev, u64 lpn,
-		     struct ftl_timing_req *treq)
-{
-	if (ftl_cache_peek(&dev->cache, lpn) != FTL_CACHE_NONE ||
-	    !ftl_cache_full(&dev->cache))
-		return 0;
-	return writeback_oldest(dev, treq);
-}
-
-/* Can the device take an update now? Under dev->lock. */
-static int check_writable(struct ftlblk_dev *dev)
-{
-	if (dev->power_off)
-		return -EIO;
-	/* A worn-out device refuses writes, cached or not. */
-	if (ftl_read_only(dev->ftl))
-		return -EROFS;
-	return 0;
-}
-
-/**
- * ftlblk_store_page() - @page holds @lpn's new data: cache or program it
- * @dev: device, dev->lock held
- * @lpn: logical page
- * @page: data page, the device's if this succeeds
- * @treq: the request, charged with the flash work this causes
- * @fua: durable on return (REQ_FUA), not only cached
- *
- * Without the cache (or with @fua) the page is programmed now.
- *
- * Return: 0; -EIO if the power is off; -EROFS or another ftl_write() error
- * (@page is still the caller's then).
- */
-int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-		      struct ftl_timing_req *treq, bool fua)
-{
-	int err = check_writable(dev);
-
-	if (err)
-		return err;
-	if (!ftlblk_cache_on(dev))
-		return ftlblk_install_page(dev, lpn, page, treq);
-	if (fua) {
-		err = ftlblk_install_page(dev, lpn, page, treq);
-		if (!err)
-			release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
-		return err;
-	}
-	err = make_room(dev, lpn, treq);
-	if (err)
-		return err;
-	release_cached(dev, ftl_cache_store(&dev->cache, lpn,
-					    page_handle(page)));
-	return 0;
-}
-
-/**
- * ftlblk_store_unmap() - deallocate whole logical pages, in the cache or
- * the FTL
- * @dev: device, dev->lock held
- * @lpn: first logical page
- * @count: pages; with the cache, at most half the caller's release array
- *	(each page may release a cached page and, by a write-back, a flash
- *	page)
- * @discard: a discard (counted as one by the FTL), else write-zeroes
- * @treq: the request, charged with the write-backs this causes
- *
- * A page that holds nothing, in the cache or on flash, needs no entry.
- *
- * Return: 0, -EIO if the power is off, or the FTL's error.
- */
-int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
-		       bool discard, struct ftl_timing_req *treq)
-{
-	u32 mark = discard ? FTL_CACHE_DISCARD : FTL_CACHE_UNMAP;
-	int err = check_writable(dev);
-
-	if (err)
-		return err;
-	if (!ftlblk_cache_on(dev))
-		return ftl_deallocate(dev, lpn, count, discard);
-	for (; count; lpn++, count--) {
-		if (ftl_cache_peek(&dev->cache, lpn) == FTL_CACHE_NONE &&
-		    ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED)
-			continue;
-		err = make_room(dev, lpn, treq);
-		if (err)
-			return err;
-		release_cached(dev, ftl_cache_store(&dev->cache, lpn, mark));
-	}
-	return 0;
-}
-
-/**
- * ftlblk_store_replaces() - would storing @lpn's new data give a page back?
- * @dev: device, dev->lock held
- * @lpn: logical page
- * @fua: the store is FUA (programmed at once)
- *
- * Return: true if ftlblk_store_page() would release the page holding
- * @lpn's current data (the cached one, or without the cache or with @fua
- * the flash one) when it stores the new one.
- */
-bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua)
-{
-	lockdep_assert_held(&dev->lock);
-	if (ftlblk_cache_on(dev) &&
-	    ftl_cache_is_handle(ftl_cache_peek(&dev->cache, lpn)))
-		return true;
-	return (!ftlblk_cache_on(dev) || fua) &&
-	       ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED;
-}
-
-/**
- * ftlblk_cached_page() - what the cache holds for @lpn, under dev->lock
- * @dev: device with the cache on
- * @lpn: logical page
- * @pagep: receives the cached data page, NULL for a pending deallocation
- *
- * Return: true if @lpn is cached (then *@pagep is its current data).
- */
-bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
-{
-	u32 v = ftl_cache_peek(&dev->cache, lpn);
-
-	lockdep_assert_held(&dev->lock);
-	*pagep = ftl_cache_is_handle(v) ? handle_page(v) : NULL;
-	return v != FTL_CACHE_NONE;
-}
-
-/**
- * ftlblk_cached_page_unlocked() - find and pin @lpn's cached data page
- * without dev->lock (rw.c's lock-free read)
- * @dev: device with the cache on
- * @lpn: logical page
- * @pagep: receives the pinned page, NULL if @lpn reads as zeroes
- *
- * Like the FTL lookup of pin_unlocked(): pin, then check the entry still
- * holds; a cached page is freed only after its entry changed.
- *
- * Return: 1 if @lpn is cached (*@pagep set), 0 if not (look in the FTL),
- * -EAGAIN if the entry changed while pinning (look again under the lock).
- */
-int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
-				struct page **pagep)
-{
-	u32 v = ftl_cache_peek(&dev->cache, lpn);
-	struct page *page;
-
-	*pagep = NULL;
-	if (v == FTL_CACHE_NONE)
-		return 0;
-	if (!ftl_cache_is_handle(v))
-		return 1;
-	page = handle_page(v);
-	if (!get_page_unless_zero(page))
-		return -EAGAIN;
-	if (ftl_cache_peek(&dev->cache, lpn) != v) {
-		put_page(page);
-		return -EAGAIN;
-	}
-	*pagep = page;
-	return 1;
-}
 
 /**
  * ftlblk_cache_flush_needed() - count a flush; does it have work?
@@ -317,7 +97,7 @@ blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq)
 			err = -EIO;
 		for (n = 0; !err && n < FTLBLK_FLUSH_BATCH &&
 		     !ftl_cache_passed(&dev->cache, mark); n++)
-			err = writeback_oldest(dev, &cmd->treq);
+			err = ftlblk_writeback_oldest(dev, &cmd->treq);
 		done = err || ftl_cache_passed(&dev->cache, mark);
 		ftlblk_unlock(dev);
 		if (!done)
@@ -356,10 +136,10 @@ static void drop_cache(struct ftlblk_dev *dev, struct rnd_state *rnd)
 				break;
 			/* A refused write-back (worn out) is a lost one. */
 			if (cut_keeps(dev, rnd) &&
-			    !writeback_oldest(dev, &treq))
+			    !ftlblk_writeback_oldest(dev, &treq))
 				continue;
 			ftl_cache_pop(&dev->cache);
-			release_cached(dev, v);
+			ftlblk_release_cached(dev, v);
 			dev->ctr.pages_lost_at_power_cut++;
 		}
 		empty = !dev->cache.entries;
@@ -484,7 +264,7 @@ void ftlblk_cache_exit(struct ftlblk_dev *dev)
 	if (!ftlblk_cache_on(dev))
 		return;
 	for (lpn = 0; lpn < dev->cache.nr_lpns; lpn++) {
-		release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
+		ftlblk_release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
 		if (!(lpn % 4096))
 			cond_resched();
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAND timing: with timing=1 a request completes no earlier than the
- * flash the portable model (../ftl/timing.c) describes would complete it,
- * so garbage collection costs the host time, as on a real SSD.
+ * Completing requests: every request ends in ftlblk_end_request(), at
+ * once, or with timing=1 no earlier than the flash the portable NAND model
+ * (../ftl/timing.c) describes would complete it, so garbage collection
+ * costs the host time, as on a real SSD.
  *
  * The model's clock is ktime (CLOCK_MONOTONIC, ns). queue_rq stamps each
  * request's arrival; the request then runs as it does with timing=0 (in

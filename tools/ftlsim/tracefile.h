@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.h - parsers for block I/O traces, one line at a time.
+ * tracefile.h - parsers for block I/O traces, one line at a time.
  *
  * Formats: blkparse text (as `blkparse -i` prints it by default), fio
  * iolog version 2 and 3, MSR Cambridge CSV. Every line becomes at most one
@@ -8,8 +8,8 @@
  * error naming the line. Plain C with <stdint.h> only, so that the guest
  * tool tests/vm/tools/iolog-replay.c compiles the very same parser.
  */
-#ifndef FTLSIM_TRACE_H
-#define FTLSIM_TRACE_H
+#ifndef FTLSIM_TRACEFILE_H
+#define FTLSIM_TRACEFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,4 +98,4 @@ void trace_parser_init(struct trace_parser *p, enum trace_format format,
 int trace_parse_line(struct trace_parser *p, const char *s, size_t len,
 		     struct trace_req *req);
 
-#endif /* FTLSIM_TRACE_H */
+#endif /* FTLSIM_TRACEFILE_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftl_impl.h - the layout of struct ftl, private to the core (ftl.c) and
+ * its invariant checker (check.c). Nothing else may include it.
+ */
+#ifndef FTL_IMPL_H
+#define FTL_IMPL_H
+
+#include "ftl.h"
+
+#define FTL_NONE		U32_MAX
+/* Erases between static wear-leveling checks. */
+#define FTL_WL_CHECK_INTERVAL	4
+/*
+ * Free blocks one GC call may gain over what it found, on the way from
+ * the low to the high watermark: one for the host block about to open,
+ * one ahead. That bounds the work of one write to about twice what
+ * keeping up with the host costs, and still reaches the high watermark.
+ */
+#define FTL_GC_GAIN_PER_CALL	2
+/* Extra free blocks GC keeps when flash can fail (see ftl_config_check). */
+#define FTL_FAULT_RESERVE_BLOCKS	2
+
+enum ftl_stream {
+	FTL_STREAM_HOST,
+	FTL_STREAM_GC,
+	FTL_NR_STREAMS,
+};
+
+enum ftl_block_state {
+	FTL_BLOCK_FREE,
+	FTL_BLOCK_OPEN,
+	FTL_BLOCK_CLOSED,
+	FTL_BLOCK_VICTIM,	/* being relocated, on no list */
+	FTL_BLOCK_FAILING,	/* a program failed: relocate, then retire */
+	FTL_BLOCK_BAD,		/* retired, never used again */
+};
+
+/* A link in a doubly linked list of blocks, by block number. */
+struct ftl_link {
+	u32 prev;
+	u32 next;
+};
+
+struct ftl_list {
+	u32 head;
+	u32 tail;
+	u32 len;
+};
+
+/* A binary min-heap of block numbers on (erase count, block number). */
+struct ftl_heap {
+	u32 *slots;
+	u32 nr;
+};
+
+struct ftl_block {
+	u32 valid;		/* pages holding the current copy of an lpn */
+	u32 erase_count;
+	u32 write_ptr;		/* next page to program */
+	u32 heap_pos;		/* index in free or worn, FTL_NONE if neither */
+	u64 changed_at;		/* ftl->now when closed or valid last dropped */
+	u8 state;		/* enum ftl_block_state */
+};
+
+struct ftl {
+	struct ftl_config cfg;
+	struct ftl_geometry geo;
+	const struct ftl_ops *ops;
+	void *ctx;
+
+	u32 *l2p;			/* lpn -> ppn or FTL_UNMAPPED */
+	u32 *p2l;			/* ppn -> lpn, NULL with ops->read_oob */
+	bool ready;			/* ftl_create() finished */
+	struct ftl_block *blocks;
+
+	/* closed blocks by valid count: buckets[0 .. pages_per_block] */
+	struct ftl_list *buckets;
+	struct ftl_link *bucket_links;
+	/* closed blocks, oldest first; failing blocks on their own list */
+	struct ftl_list closed;
+	struct ftl_list failing;
+	struct ftl_link *closed_links;	/* links of closed or failing */
+
+	struct ftl_heap free;		/* free blocks */
+	struct ftl_heap worn;		/* closed and failing blocks */
+	u32 open[FTL_NR_STREAMS];	/* FTL_NONE when not open */
+	bool gc_active;			/* between the low and high watermark */
+
+	u64 valid_pages;
+	u64 erase_sum;
+	u32 erase_max;
+	u64 now;			/* NAND programs since creation */
+	u32 erases_since_wl_check;
+	u64 metadata_bytes;
+
+	u64 fault_state;		/* generator behind the fault rates */
+	u32 bad_blocks;
+	enum ftl_read_only read_only;
+
+	struct ftl_stats counters;	/* event counters only */
+};
+
+static inline bool heap_less(const struct ftl *ftl, u32 a, u32 b)
+{
+	u32 ea = ftl->blocks[a].erase_count, eb = ftl->blocks[b].erase_count;
+
+	return ea < eb || (ea == eb && a < b);
+}
+
+static inline u32 heap_min_count(const struct ftl *ftl,
+				 const struct ftl_heap *heap)
+{
+	return heap->nr ? ftl->blocks[heap->slots[0]].erase_count : U32_MAX;
+}
+
+static inline u32 ppn_block(const struct ftl *ftl, u32 ppn)
+{
+	return ppn / ftl->geo.pages_per_block;
+}
+
+/* The lpn recorded with @ppn: the reverse map, or the page's spare area. */
+static inline u32 ppn_recorded_lpn(const struct ftl *ftl, u32 ppn)
+{
+	return ftl->p2l ? ftl->p2l[ppn] : ftl->ops->read_oob(ftl->ctx, ppn);
+}
+
+/*
+ * The lpn whose current copy @ppn holds, or FTL_UNMAPPED. A spare area
+ * keeps its lpn after the page is superseded, so only the forward map
+ * says whether the page is still valid.
+ */
+static inline u32 ppn_owner(const struct ftl *ftl, u32 ppn)
+{
+	u32 lpn = ppn_recorded_lpn(ftl, ppn);
+
+	if (lpn >= ftl->geo.logical_pages || ftl->l2p[lpn] != ppn)
+		return FTL_UNMAPPED;
+	return lpn;
+}
+
+/*
+ * The lowest erase count of any block in service. Every such block is
+ * free, open, closed or failing between calls, so the two heap roots and
+ * the open blocks hold it: O(1), no scan.
+ */
+static inline u32 erase_min(const struct ftl *ftl)
+{
+	u32 min = heap_min_count(ftl, &ftl->free), s;
+
+	if (heap_min_count(ftl, &ftl->worn) < min)
+		min = heap_min_count(ftl, &ftl->worn);
+	for (s = 0; s < FTL_NR_STREAMS; s++)
+		if (ftl->open[s] != FTL_NONE &&
+		    ftl->blocks[ftl->open[s]].erase_count < min)
+			min = ftl->blocks[ftl->open[s]].erase_count;
+	return min == U32_MAX ? 0 : min;
+}
+
+#endif /* FTL_IMPL_H */

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The contents of each logical page: where its current copy is (the write
+ * cache, else flash) and storing new contents (into the cache, or
+ * programmed to flash). Reads, writes, discards, write-backs and power
+ * cuts all come through here; this file calls only down (the cache index,
+ * the FTL core, pages.c, timing).
+ *
+ * With the cache (write_cache=1), its index (../ftl/cache.c) holds the
+ * latest update of each cached logical page: a data page (the request's
+ * new page, moved in without a copy) or a pending deallocation, and reads
+ * see it before the FTL. A write-back hands the cached data page to the
+ * FTL (a pointer move) or applies the deallocation, so durable state is
+ * always exactly what the FTL maps.
+ *
+ * Locking: everything here runs under dev->lock, except
+ * ftlblk_cached_page_unlocked() (rw.c's lock-free read); every call is
+ * O(1) amortized plus one write-back at most.
+ */
+#include <linux/blk-mq.h>
+#include <linux/mm.h>
+
+#include "ftlblk.h"
+
+/* A cached data page's handle: its frame number + 1 (never NONE). */
+static u32 page_handle(struct page *page)
+{
+	return page_to_pfn(page) + 1;
+}
+
+static struct page *handle_page(u32 v)
+{
+	return pfn_to_page(v - 1);
+}
+
+/**
+ * ftlblk_release_cached() - the cache replaced or dropped @v: free its data
+ * page, if any
+ * @dev: device, dev->lock held
+ * @v: the cache entry (ftl_cache_*() value)
+ */
+void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v)
+{
+	if (ftl_cache_is_handle(v))
+		ftlblk_release_page(dev, handle_page(v));
+}
+
+/**
+ * ftlblk_program_page() - program @page, holding @lpn's new data, to flash
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @page: data page, now owned by the device
+ * @treq: the request writing it, charged with the program and the GC it
+ *	triggers when timing is on
+ *
+ * Return: 0 or the ftl_write() error (@page is still the caller's then).
+ */
+int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+			struct ftl_timing_req *treq)
+{
+	u32 ppn;
+	int err;
+
+	lockdep_assert_held(&dev->lock);
+	dev->treq = treq;
+	err = ftl_write(dev->ftl, lpn, &ppn);
+	dev->treq = NULL;
+	/* The write, or the GC it ran, may have worn the device out. */
+	ftlblk_wearout_check(dev);
+	if (err)
+		return err;
+	ftlblk_timing_program(dev, treq, ppn);
+	set_page_private(page, lpn);
+	ftlblk_set_data(dev, ppn, page);
+	dev->data_pages++;
+	return 0;
+}
+
+static int ftl_deallocate(struct ftlblk_dev *dev, u64 lpn, u64 count,
+			  bool discard)
+{
+	s64 ret = discard ? ftl_discard(dev->ftl, lpn, count) :
+			    ftl_unmap(dev->ftl, lpn, count);
+
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * ftlblk_writeback_oldest() - write the oldest cached update back to the
+ * FTL: it is durable then
+ * @dev: device, dev->lock held
+ * @treq: the request charged with the flash work
+ *
+ * Return: 0 (also with an empty cache) or the FTL's error.
+ */
+int ftlblk_writeback_oldest(struct ftlblk_dev *dev, struct ftl_timing_req *treq)
+{
+	u64 lpn;
+	u32 v = ftl_cache_oldest(&dev->cache, &lpn);
+	int err;
+
+	if (v == FTL_CACHE_NONE)
+		return 0;
+	if (ftl_cache_is_handle(v))
+		err = ftlblk_program_page(dev, lpn, handle_page(v), treq);
+	else
+		err = ftl_deallocate(dev, lpn, 1, v == FTL_CACHE_DISCARD);
+	if (err)
+		return err;
+	/* After the FTL has it: a reader without the lock finds one. */
+	ftl_cache_pop(&dev->cache);
+	dev->ctr.cache_writebacks++;
+	return 0;
+}
+
+/* Room for @lpn's entry: at most one write-back (the cache is full). */
+static int make_room(struct ftlblk_dev *dev, u64 lpn,
+		     struct ftl_timing_req *treq)
+{
+	if (ftl_cache_peek(&dev->cache, lpn) != FTL_CACHE_NONE ||
+	    !ftl_cache_full(&dev->cache))
+		return 0;
+	return ftlblk_writeback_oldest(dev, treq);
+}
+
+/* Can the device take an update now? Under dev->lock. */
+static int check_writable(struct ftlblk_dev *dev)
+{
+	if (dev->power_off)
+		return -EIO;
+	/* A worn-out device refuses writes, cached or not. */
+	if (ftl_read_only(dev->ftl))
+		return -EROFS;
+	return 0;
+}
+
+/**
+ * ftlblk_store_page() - @page holds @lpn's new data: cache or program it
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @page: data page, the device's if this succeeds
+ * @treq: the request, charged with the flash work this causes
+ * @fua: durable on return (REQ_FUA), not only cached
+ *
+ * Without the cache (or with @fua) the page is programmed now.
+ *
+ * Return: 0; -EIO if the power is off; -EROFS or another ftl_write() error
+ * (@page is still the caller's then).
+ */
+int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+		      struct ftl_timing_req *treq, bool fua)
+{
+	int err = check_writable(dev);
+
+	if (err)
+		return err;
+	if (!ftlblk_cache_on(dev))
+		return ftlblk_program_page(dev, lpn, page, treq);
+	if (fua) {
+		err = ftlblk_program_page(dev, lpn, page, treq);
+		if (!err)
+			ftlblk_release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
+		return err;
+	}
+	err = make_room(dev, lpn, treq);
+	if (err)
+		return err;
+	ftlblk_release_cached(dev, ftl_cache_store(&dev->cache, lpn,
+						   page_handle(page)));
+	return 0;
+}
+
+/**
+ * ftlblk_store_unmap() - deallocate whole logical pages, in the cache or
+ * the FTL
+ * @dev: device, dev->lock held
+ * @lpn: first logical page
+ * @count: pages; with the cache, at most half the caller's release array
+ *	(each page may release a cached page and, by a write-back, a flash
+ *	page)
+ * @discard: a discard (counted as one by the FTL), else write-zeroes
+ * @treq: the request, charged with the write-backs this causes
+ *
+ * A page that holds nothing, in the cache or on flash, needs no entry.
+ *
+ * Return: 0, -EIO if the power is off, or the FTL's error.
+ */
+int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
+		       bool discard, struct ftl_timing_req *treq)
+{
+	u32 mark = discard ? FTL_CACHE_DISCARD : FTL_CACHE_UNMAP;
+	int err = check_writable(dev);
+
+	if (err)
+		return err;
+	if (!ftlblk_cache_on(dev))
+		return ftl_deallocate(dev, lpn, count, discard);
+	for (; count; lpn++, count--) {
+		if (ftl_cache_peek(&dev->cache, lpn) == FTL_CACHE_NONE &&
+		    ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED)
+			continue;
+		err = make_room(dev, lpn, treq);
+		if (err)
+			return err;
+		ftlblk_release_cached(dev, ftl_cache_store(&dev->cache, lpn, mark));
+	}
+	return 0;
+}
+
+/**
+ * ftlblk_store_replaces() - would storing @lpn's new data give a page back?
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @fua: the store is FUA (programmed at once)
+ *
+ * Return: true if ftlblk_store_page() would release the page holding
+ * @lpn's current data (the cached one, or without the cache or with @fua
+ * the flash one) when it stores the new one.
+ */
+bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua)
+{
+	lockdep_assert_held(&dev->lock);
+	if (ftlblk_cache_on(dev) &&
+	    ftl_cache_is_handle(ftl_cache_peek(&dev->cache, lpn)))
+		return true;
+	return (!ftlblk_cache_on(dev) || fua) &&
+	       ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED;
+}
+
+/**
+ * ftlblk_cached_page() - what the cache holds for @lpn, under dev->lock
+ * @dev: device with the cache on
+ * @lpn: logical page
+ * @pagep: receives the cached data page, NULL for a pending deallocation
+ *
+ * Return: true if @lpn is cached (then *@pagep is its current data).
+ */
+bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+{
+	u32 v = ftl_cache_peek(&dev->cache, lpn);
+
+	lockdep_assert_held(&dev->lock);
+	*pagep = ftl_cache_is_handle(v) ? handle_page(v) : NULL;
+	return v != FTL_CACHE_NONE;
+}
+
+/**
+ * ftlblk_cached_page_unlocked() - find and pin @lpn's cached data page
+ * without dev->lock (rw.c's lock-free read)
+ * @dev: device with the cache on
+ * @lpn: logical page
+ * @pagep: receives the pinned page, NULL if @lpn reads as zeroes
+ *
+ * Like the FTL lookup of pin_unlocked(): pin, then check the entry still
+ * holds; a cached page is freed only after its entry changed.
+ *
+ * Return: 1 if @lpn is cached (*@pagep set), 0 if not (look in the FTL),
+ * -EAGAIN if the entry changed while pinning (look again under the lock).
+ */
+int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+				struct page **pagep)
+{
+	u32 v = ftl_cache_peek(&dev->cache, lpn);
+	struct page *page;
+
+	*pagep = NULL;
+	if (v == FTL_CACHE_NONE)
+		return 0;
+	if (!ftl_cache_is_handle(v))
+		return 1;
+	page = handle_page(v);
+	if (!get_page_unless_zero(page))
+		return -EAGAIN;
+	if (ftl_cache_peek(&dev->cache, lpn) != v) {
+		put_page(page);
+		return -EAGAIN;
+	}
+	*pagep = page;
+	return 1;
+}
+
+/* Under dev->lock: the page with @lpn's latest data, NULL for zeroes. */
+static struct page *current_page_locked(struct ftlblk_dev *dev, u64 lpn)
+{
+	struct page *page;
+	u32 ppn;
+
+	lockdep_assert_held(&dev->lock);
+	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, &page))
+		return page;
+	ppn = ftl_lookup(dev->ftl, lpn);
+	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
+}
+
+/**
+ * ftlblk_copy_page_locked() - the current contents of a logical page
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ * @buf: receives the page; bytes [@keep_off, @keep_off + @keep_len) are
+ *	left as they are (0, 0 copies all)
+ * @keep_off: first byte to keep
+ * @keep_len: bytes to keep
+ */
+void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+			     unsigned int keep_off, unsigned int keep_len)
+{
+	unsigned int page_size = ftlblk_page_bytes(dev);
+	unsigned int keep_end = keep_off + keep_len;
+	struct page *page = current_page_locked(dev, lpn);
+	void *src;
+
+	if (!page) {
+		memset(buf, 0, keep_off);
+		memset(buf + keep_end, 0, page_size - keep_end);
+		return;
+	}
+	src = page_address(page);
+	memcpy(buf, src, keep_off);
+	memcpy(buf + keep_end, src + keep_end, page_size - keep_end);
+}
+
+/**
+ * ftlblk_lpn_has_data() - does @lpn hold data, cached or on flash?
+ * @dev: device, dev->lock held
+ * @lpn: logical page
+ *
+ * Return: false if it reads as zeroes without being stored.
+ */
+bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn)
+{
+	return current_page_locked(dev, lpn);
+}
