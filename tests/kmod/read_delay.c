@@ -8,9 +8,7 @@
  * read_batch()). A page a reader still pins must not be recycled by the
  * page pool and filled with another write's data before the copy. On a
  * healthy driver the window between pin and copy is a few page copies
- * long, too short for a test to hit a bug in it reliably (under QEMU TCG
- * a mutant pool that recycled pinned pages passed nine runs of 800
- * racing operations per thread without one bad read).
+ * long, too short for a test to hit a bug in it reliably under QEMU TCG.
  * While this module is loaded, every copy of a flash page into a read
  * request (cursor_copy() with a page and to_rq true) first waits
  * delay_us, so the i-th page of a batch stays pinned i * delay_us longer
