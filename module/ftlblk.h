@@ -363,8 +363,6 @@ int ftlblk_worker_init(void);
 void ftlblk_worker_exit(void);
 
 /* store.c */
-int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-			struct ftl_timing_req *treq);
 int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
 		      struct ftl_timing_req *treq, bool fua);
 int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
@@ -432,7 +430,6 @@ void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 /* power.c */
 bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev);
 blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq);
-void ftlblk_set_power(struct ftlblk_dev *dev, bool on);
 int ftlblk_power_store(struct ftlblk_dev *dev, const char *who,
 		       const char *buf);
 int ftlblk_cut_mode_parse(const char *who, const char *buf);

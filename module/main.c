@@ -27,7 +27,6 @@
 #include <linux/vmalloc.h>
 
 #include "ftlblk.h"
-#include "trace.h"
 
 #define FTLBLK_MINORS		16
 #define FTLBLK_MAX_SIZE_MIB	65536

@@ -157,7 +157,7 @@ static void drop_cache(struct ftlblk_dev *dev, struct rnd_state *rnd)
  * Process context. Cutting a device that is off, or restoring one that
  * is on, changes nothing.
  */
-void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
+static void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 {
 	struct rnd_state rnd;
 	bool cut;

@@ -55,8 +55,8 @@ void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v)
  *
  * Return: 0 or the ftl_write() error (@page is still the caller's then).
  */
-int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
-			struct ftl_timing_req *treq)
+static int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn,
+			       struct page *page, struct ftl_timing_req *treq)
 {
 	u32 ppn;
 	int err;
