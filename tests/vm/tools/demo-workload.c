@@ -20,6 +20,12 @@
  * Options:
  *   -s SEED      seed of the operation sequence (1)
  *   -f FILL      target usage in percent of the filesystem's size (80)
+ *   -b BASIS     what FILL (and the largest file size, 1/32 of it) is a
+ *                percentage of: "fs" (the filesystem's size, statvfs
+ *                f_blocks; the default) or "device" (the device's size:
+ *                then every filesystem on the same device gets exactly the
+ *                same file operations, whatever space its own metadata
+ *                takes)
  *   -w WRITES    file data to write, in multiples of the device size (4)
  *   -d DEV       block device (for its size), e.g. /dev/ftlblk0 (required)
  *   -S STATDIR   statistics directory, e.g. /sys/block/ftlblk0/ftl
@@ -27,6 +33,12 @@
  *   -n SAMPLES   number of samples over the run (100)
  *   -t EVERY     run `fstrim MOUNTPOINT` each time EVERY times the device
  *                size more file data has been written (0: never)
+ *   -r KIB       after each create, read up to KIB KiB of a random existing
+ *                file with O_DIRECT (so the read reaches the device, not the
+ *                page cache), from a random 4 KiB-aligned offset (0: no
+ *                reads). The reads come from their own random stream: the
+ *                file operations, and their checksum, are the same with
+ *                and without them.
  *   -l LABEL     name of the regime in progress lines
  *   -R FILE      write a summary (NAME=VALUE lines: ops_checksum, ...) there
  *   -q           no progress lines
@@ -81,14 +93,19 @@ static void die(const char *fmt, ...)
 }
 
 /* splitmix64: small, good enough, and identical on every machine. */
-static uint64_t rng_state;
-static uint64_t rnd(void)
+static uint64_t rng_state, read_rng_state;
+static uint64_t splitmix(uint64_t *state)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void)
+{
+	return splitmix(&rng_state);
 }
 
 static uint64_t rnd_below(uint64_t n)
@@ -220,6 +237,36 @@ static void do_delete(const struct file *f)
 		die("unlink %s: %s", p, strerror(errno));
 }
 
+/* The reader's statistics, for the summary. */
+static uint64_t reads_done, read_bytes;
+static unsigned char *dbuf;	/* O_DIRECT buffer, page aligned */
+
+/* Read up to @kib KiB of file @f, O_DIRECT, at a random aligned offset. */
+static void do_read(const struct file *f, unsigned int kib)
+{
+	uint64_t pages = (f->size + 4095) / 4096, off;
+	size_t len = (size_t)kib << 10;
+	char p[4096];
+	ssize_t n;
+	int fd;
+
+	off = splitmix(&read_rng_state) % (pages ? pages : 1) * 4096;
+	if (dry) {
+		printf("read %u %" PRIu64 "\n", f->id, off);
+		return;
+	}
+	path_of(p, sizeof(p), f->id);
+	fd = open(p, O_RDONLY | O_DIRECT);
+	if (fd < 0)
+		die("open %s O_DIRECT: %s", p, strerror(errno));
+	n = pread(fd, dbuf, len, off);
+	if (n < 0)
+		die("read %s at %" PRIu64 ": %s", p, off, strerror(errno));
+	close(fd);
+	reads_done++;
+	read_bytes += n;
+}
+
 static void do_fstrim(void)
 {
 	pid_t pid;
@@ -318,8 +365,9 @@ static void progress(unsigned int pct)
 
 static void usage(void)
 {
-	fputs("usage: demo-workload [-s SEED] [-f FILL%] [-w WRITES] -d DEV "
-	      "[-S STATDIR] [-o CSV] [-n SAMPLES] [-t EVERY] [-l LABEL] [-R FILE] "
+	fputs("usage: demo-workload [-s SEED] [-f FILL%] [-b fs|device] [-w WRITES] -d DEV "
+	      "[-S STATDIR] [-o CSV] [-n SAMPLES] [-t EVERY] [-r KIB] [-l LABEL] "
+	      "[-R FILE] "
 	      "[-q] "
 	      "[-D [-C FSBYTES -B DEVBYTES]] MOUNTPOINT\n", stderr);
 	exit(2);
@@ -332,20 +380,24 @@ int main(int argc, char **argv)
 	double fill = 80, writes = 4;
 	unsigned int nsamples = 100, trims = 0, pct = 0;
 	double trim_every = 0;
+	int read_kib = 0;
 	uint64_t trim_step;
 	const char *dev = NULL, *csvpath = NULL, *sumpath = NULL;
+	const char *basis = "fs";
 	int c;
 
-	while ((c = getopt(argc, argv, "s:f:w:d:S:o:n:t:l:R:qDC:B:")) != -1) {
+	while ((c = getopt(argc, argv, "s:f:b:w:d:S:o:n:t:r:l:R:qDC:B:")) != -1) {
 		switch (c) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'f': fill = atof(optarg); break;
+		case 'b': basis = optarg; break;
 		case 'w': writes = atof(optarg); break;
 		case 'd': dev = optarg; break;
 		case 'S': statdir = optarg; break;
 		case 'o': csvpath = optarg; break;
 		case 'n': nsamples = atoi(optarg); break;
 		case 't': trim_every = atof(optarg); break;
+		case 'r': read_kib = atoi(optarg); break;
 		case 'l': label = optarg; break;
 		case 'R': sumpath = optarg; break;
 		case 'q': quiet = 1; break;
@@ -359,8 +411,11 @@ int main(int argc, char **argv)
 		usage();
 	mnt = argv[optind];
 	if (fill <= 0 || fill >= 100 || writes <= 0 || nsamples < 1 ||
-	    trim_every < 0)
-		die("need 0 < FILL < 100, WRITES > 0, SAMPLES >= 1, EVERY >= 0");
+	    trim_every < 0 || read_kib < 0 || read_kib > 65536)
+		die("need 0 < FILL < 100, WRITES > 0, SAMPLES >= 1, EVERY >= 0, "
+		    "0 <= KIB <= 65536");
+	if (strcmp(basis, "fs") && strcmp(basis, "device"))
+		die("-b %s: the basis is fs or device", basis);
 
 	if (!dev_bytes) {
 		int fd;
@@ -372,6 +427,8 @@ int main(int argc, char **argv)
 			die("size of %s: %s", dev, strerror(errno));
 		close(fd);
 	}
+	if (!strcmp(basis, "device"))
+		fs_bytes = dev_bytes;
 	if (!fs_bytes) {
 		struct statvfs sv;
 
@@ -388,6 +445,7 @@ int main(int argc, char **argv)
 	if (max_file < (1u << 20))
 		max_file = 1u << 20;
 	rng_state = seed;
+	read_rng_state = seed ^ 0x7265616465720000ULL;	/* "reader" */
 	hash(seed);
 	hash(fs_bytes);
 	hash(dev_bytes);
@@ -399,7 +457,8 @@ int main(int argc, char **argv)
 		int d;
 
 		rbuf = malloc(RBUF_SIZE);
-		if (!rbuf)
+		if (!rbuf || (read_kib &&
+			      posix_memalign((void **)&dbuf, 4096, (size_t)read_kib << 10)))
 			die("out of memory");
 		for (i = 0; i < RBUF_SIZE / 8; i++) {
 			/* xorshift64: content is incompressible, and cheap */
@@ -429,10 +488,12 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!quiet && !dry)
-		printf("%-15s start: fs %" PRIu64 " MiB, device %" PRIu64
+		printf("%-15s start: %s %" PRIu64 " MiB, device %" PRIu64
 		       " MiB, fill %.0f%% (%" PRIu64 " MiB), writing %" PRIu64
-		       " MiB, seed %" PRIu64 "%s\n", label, fs_bytes >> 20,
-		       dev_bytes >> 20, fill, target_used >> 20, total >> 20,
+		       " MiB, seed %" PRIu64 "%s\n", label,
+		       strcmp(basis, "fs") ? "fill of the device," : "fs",
+		       fs_bytes >> 20, dev_bytes >> 20, fill,
+		       target_used >> 20, total >> 20,
 		       seed, trim_every > 0 ? ", with periodic fstrim" : "");
 	sample(0, 0);
 	next_sample = total / nsamples;
@@ -465,6 +526,8 @@ int main(int argc, char **argv)
 		files[nfiles++] = f;
 		used += clusters(f.size);
 		written += f.size;
+		if (read_kib)
+			do_read(&files[splitmix(&read_rng_state) % nfiles], read_kib);
 
 		while (written >= next_trim && written < total) {
 			do_fstrim();
@@ -503,8 +566,10 @@ int main(int argc, char **argv)
 		fprintf(fp, "ops_checksum=%016" PRIx64 "\nfiles_created=%u\n"
 			"files_left=%zu\nworkload_bytes=%" PRIu64 "\n"
 			"deleted_alloc_bytes=%" PRIu64 "\n"
-			"fstrims=%u\nworkload_s=%.1f\n", fnv, next_id, nfiles,
-			written, deleted_alloc_bytes, trims, elapsed());
+			"fstrims=%u\nworkload_s=%.1f\nreads=%" PRIu64
+			"\nread_bytes=%" PRIu64 "\n", fnv, next_id, nfiles,
+			written, deleted_alloc_bytes, trims, elapsed(),
+			reads_done, read_bytes);
 		if (fclose(fp))
 			die("%s: %s", sumpath, strerror(errno));
 	}
