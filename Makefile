@@ -15,7 +15,7 @@ KERNEL ?= bookworm
 export KERNEL
 
 .PHONY: all deps module ftlsim check check-kernels test-ftl test-ftlsim lint \
-	test-vm demo bench soak crash-test fuzz check-debug mutants deb clean \
+	test-vm demo study bench soak crash-test fuzz check-debug mutants deb clean \
 	blktests xfstests
 
 all: module ftlsim
@@ -53,14 +53,20 @@ test-vm: module
 	tests/vm/run --timeout $${VM_TIMEOUT:-2400}
 
 # make demo [SIZE=MiB] [OP=%] [POLICY=greedy|fifo|cost-benefit]
-#           [WRITES=x capacity] [FS=vfat|ext4|"vfat ext4"] [FILL=%]
-#           [FSTRIM_EVERY=x capacity] [SEED=N] [TIMING=1|0] [OUT=DIR]
+#           [WRITES=x capacity] [FS="vfat ext4 xfs btrfs f2fs" (any)] [FILL=%]
+#           [FSTRIM_EVERY=x capacity] [SEED=N] [TIMING=1|0] [READS=KiB]
+#           [OUT=DIR]
 #           (see demo/run -h; TIMING=0: RAM speed, no modeled flash timing)
+# make study: the same with every filesystem and discard regime, and a
+#           report (study.md, study.png; demo/study -h; docs/study.md)
+DEMO_VARS = SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' WRITES='$(WRITES)' \
+	FS='$(FS)' FILL='$(FILL)' FILL_OF='$(FILL_OF)' FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' \
+	TIMING='$(TIMING)' READS='$(READS)' IDLE='$(IDLE)' OUT='$(OUT)'
 demo: module
-	DEMO_SKIP_BUILD=1 demo/run SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' \
-		WRITES='$(WRITES)' FS='$(FS)' FILL='$(FILL)' \
-		FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' TIMING='$(TIMING)' \
-		OUT='$(OUT)'
+	DEMO_SKIP_BUILD=1 demo/run $(DEMO_VARS)
+
+study: module
+	DEMO_SKIP_BUILD=1 demo/study $(DEMO_VARS)
 
 bench: module
 	bench/run

@@ -25,7 +25,7 @@ ps = 4096
 mib(p) = p * ps / 1048576.0
 name(f) = system(sprintf("basename '%s' .csv", f))
 rate(f) = f[1:strlen(f) - 4].'.rate.csv'
-pretty(s) = system(sprintf("printf '%%s' '%s' | sed 's/-nodiscard$/, no discard/; s/-discard$/, mount -o discard/; s/-fstrim$/, no discard + periodic fstrim/'", s))
+pretty(s) = system(sprintf("printf '%%s' '%s' | sed 's/-nodiscard$/, no discard/; s/^f2fs-discard$/f2fs, default mount (discards)/; s/-discard$/, mount -o discard/; s/-discard-\\(sync\\|async\\)$/, mount -o discard=\\1/; s/-fstrim$/, no discard + periodic fstrim/'", s))
 n = words(csvs)
 array cap[n]
 do for [i=1:n] {

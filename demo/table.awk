@@ -14,7 +14,9 @@ function mib(r, name) { return v[r, name] * v[r, "page_size"] / 1048576 }
 function label(r,   m) {
 	m = v[r, "regime"]
 	sub(/-nodiscard$/, " no discard", m)
+	sub(/^f2fs-discard$/, "f2fs default", m)	# F2FS discards by default
 	sub(/-discard$/, " -o discard", m)
+	sub(/-discard-/, " discard=", m)
 	sub(/-fstrim$/, " + fstrim", m)
 	return m
 }
@@ -40,7 +42,7 @@ END {
 			break
 		}
 	printf "\n\n"
-	fmt = "%-18s %8s %8s %6s %10s %7s %9s %5s %9s %10s %6s %6s %5s\n"
+	fmt = "%-19s %8s %8s %6s %10s %7s %9s %5s %9s %10s %6s %6s %5s\n"
 	printf fmt, "", "host", "NAND", "", "GC", "", "erase", "free", "discard", "pages", "steady", "p99 wr", "wall"
 	printf fmt, "regime", "MiB", "MiB", "WAF", "relocated", "erases", "min/max", "blks", "requests", "discarded", "MiB/s", "ms", "s"
 	for (r = 1; r <= n; r++)
