@@ -18,7 +18,7 @@ stage != 2 {
 		else if ($i ~ /^nr_sectors=/) nr = substr($i, 12)
 	}
 	if (op != "" && lat != "") print op, lat
-	else if (op == "" && nr != "") print "discard_bytes", nr * 512
+	else if (op == "" && nr != "") printf "discard_bytes %.0f\n", nr * 512
 	else { print "events.awk: " FILENAME ": unreadable line " FNR ": " $0 > "/dev/stderr"; bad = 1; exit 1 }
 	next
 }

@@ -205,6 +205,7 @@ regime() {
 	fi
 	# what the filesystem still uses (data and metadata), KiB
 	used_kib=$(df -P -k "$MNT" | awk 'NR == 2 { print $3 }')
+	[ -n "$used_kib" ] || { fail "$name: df $MNT"; used_kib=0; }
 	umount "$MNT" || fail "$name: umount"
 	t1=$(date +%s)
 	trace_stop "$name"

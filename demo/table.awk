@@ -34,8 +34,12 @@ END {
 			v[1, "program_us"], v[1, "erase_us"], v[1, "channel_mbps"]
 	else
 		printf "timing model off (timing=0): RAM speed; steady MiB/s and p99 write latency are only shown with timing=1\n"
-	printf "filesystem kept %s%% full, %s x capacity of file data written per regime, seed %s",
-		v[1, "fill_percent"], v[1, "writes"], v[1, "seed"]
+	if (v[1, "fill_of"] == "device")
+		printf "files kept at %s%% of the device's size", v[1, "fill_percent"]
+	else
+		printf "filesystem kept %s%% full", v[1, "fill_percent"]
+	printf ", %s x capacity of file data written per regime, seed %s",
+		v[1, "writes"], v[1, "seed"]
 	for (r = 1; r <= n; r++)
 		if (v[r, "fstrim_every"] + 0 > 0) {
 			printf "; fstrim every %s x capacity", v[r, "fstrim_every"]

@@ -1,0 +1,124 @@
+#!/bin/bash
+# make study in miniature: demo/study with two filesystems, all their
+# regimes, a short workload, into a temporary OUT (about 3.5 minutes).
+# Checks that study.md and
+# study.png are produced with a row for every regime (a regime silently
+# dropped fails), that every regime ran the same file operations, that the
+# regimes without discard sent none and every other regime some, that the
+# discard ranges traced are the ones the device counted, and that the
+# requests each regime sent, replayed through ftlsim, give exactly the
+# kernel's counters.
+# Prints TAP and ends with "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+out=$(mktemp -d /tmp/study-smoke.XXXXXX)
+n=0 passed=0 failed=0
+# kept when a point fails, to look at
+trap '[ "$failed" = 0 ] && rm -rf "$out" || echo "# kept: $out"' EXIT
+
+# ext4 (online discard at journal commit) and f2fs (discards in the
+# background, and at umount): 6 regimes. 320 MiB is the study's size;
+# WRITES 1.2 deletes about half a capacity of files after the 60 % fill.
+# (Btrfs's discard=async would send nothing in a run this short: it waits
+# 120 s before it discards; make study gives it the time, IDLE.)
+fss="ext4 f2fs"
+regimes="ext4-nodiscard ext4-discard ext4-fstrim f2fs-nodiscard f2fs-discard f2fs-fstrim"
+nreg=$(echo "$regimes" | wc -w)
+
+point() {	# DESC CMD...: a test point passing when CMD succeeds
+	local desc=$1
+	shift
+	n=$((n + 1))
+	if "$@" 2>/dev/null; then
+		echo "ok $n - $desc"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $desc"
+		failed=$((failed + 1))
+	fi
+}
+stat_of() {	# REGIME NAME: the value the guest recorded (final) or demo/run computed (perf)
+	sed -n "s/^$2=//p" "$out/data/$1.final" "$out/data/$1.perf" 2>/dev/null | head -n 1
+}
+
+echo "1..$((5 + 4 * nreg))"
+log=$out/study.log
+VM_TIMEOUT=900 "$top/demo/study" FS="$fss" WRITES=1.2 SEED=3 IDLE=5 OUT="$out" >"$log" 2>&1
+rc=$?
+point "demo/study FS=\"$fss\" WRITES=1.2 exits 0" [ $rc = 0 ]
+[ $rc = 0 ] || tail -n 30 "$log" | sed 's/^/#   /'
+
+md=$out/study.md
+got=$(find "$out/data" -name '*.final' -printf '%f\n' 2>/dev/null | sed 's/\.final$//' | sort | xargs)
+want=$(echo "$regimes" | tr ' ' '\n' | sort | xargs)
+point "the regimes run are exactly: $want (got: $got)" [ "$got" = "$want" ]
+
+# study.md: a summary row per regime (ranked twice) and a row per regime
+# in its filesystem's table, named as report.py names them.
+rows=$(grep -cE '^\| [0-9]+ \| (ext4|f2fs) ' "$md" 2>/dev/null)
+point "study.md ranks all $nreg regimes (got ${rows:-0} summary rows)" [ "${rows:-0}" = "$nreg" ]
+# each label: twice in the summary (ranked by WAF and by latency) and once
+# in each of its filesystem's two tables
+miss=
+for l in "ext4 nodiscard" "ext4 -o discard" "ext4 + fstrim" "f2fs nodiscard" \
+	"f2fs default (discard)" "f2fs + fstrim"; do
+	c=$(grep -oF "| $l |" "$md" 2>/dev/null | wc -l)
+	[ "$c" = 4 ] || miss="$miss '$l'($c)"
+done
+point "study.md has each regime twice in the summary and once in each table of its filesystem${miss:+ (not 4 times:$miss)}" [ -z "$miss" ]
+[ -s "$md" ] && sed -n '/^## Summary/,/^## Per/p' "$md" | sed 's/^/#   /'
+
+sig=$(head -c 8 "$out/study.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+point "study.png is a PNG (signature $sig)" [ "$sig" = 89504e470d0a1a0a ]
+
+# Per regime: what the device saw must match the regime.
+sums=$(for r in $regimes; do stat_of "$r" ops_checksum; done | sort -u | xargs)
+make -s -C "$top/tools/ftlsim" >"$out/ftlsim-build.log" 2>&1 ||
+	sed 's/^/# ftlsim build: /' "$out/ftlsim-build.log"
+for r in $regimes; do
+	s=$(stat_of "$r" ops_checksum)
+	ok=false
+	[ -n "$s" ] && [ "$sums" = "$s" ] && ok=true
+	point "$r: the same file operations as every other regime (ops checksum $s; all: $sums)" $ok
+
+	req=$(stat_of "$r" discard_requests) pd=$(stat_of "$r" pages_discarded)
+	ok=false
+	case $r in
+	*-nodiscard)
+		[ "$req" = 0 ] && [ "$pd" = 0 ] && ok=true
+		point "$r: no discard reached the device (requests '$req', pages '$pd')" $ok ;;
+	*)
+		[ "${req:-0}" -gt 0 ] && [ "${pd:-0}" -gt 0 ] && ok=true
+		point "$r: discards reached the device (requests '$req', pages '$pd')" $ok ;;
+	esac
+
+	# every discard range the device counted is in the tracepoint's file
+	traced=$(wc -l <"$out/traces/$r.discard" 2>/dev/null)
+	ranges=$(stat_of "$r" discard_ranges)
+	tsect=$(awk '{ sub(/.*nr_sectors=/, ""); s += $1 } END { print s + 0 }' "$out/traces/$r.discard" 2>/dev/null)
+	sect=$(stat_of "$r" discard_sectors)
+	ok=false
+	[ -n "$ranges" ] && [ "$traced" = "$ranges" ] && [ "$tsect" = "$sect" ] && ok=true
+	point "$r: ftlblk_discard trace = device counters (ranges $traced/$ranges, sectors $tsect/$sect)" $ok
+
+	# ftlsim replays the regime's requests to the kernel's counters
+	k="$(stat_of "$r" waf) $(stat_of "$r" host_pages_written) $(stat_of "$r" pages_discarded)"
+	sim=$("$top/tools/ftlsim/ftlsim" --trace "$out/traces/$r.blkparse" \
+		--trace-format blkparse --size "$(stat_of "$r" size_mib)M" \
+		--op-percent "$(stat_of "$r" op_percent)" \
+		--policy "$(stat_of "$r" gc_policy)" \
+		--pages-per-block "$(stat_of "$r" pages_per_block)" \
+		--json 2>"$out/$r.sim.err" |
+		python3 -c 'import json, sys; d = json.load(sys.stdin)
+print("%.3f %d %d" % (d["waf"], d["host_pages_written"], d["pages_discarded"]))' 2>/dev/null)
+	same=false
+	python3 -c "import sys; k, s = '$k'.split(), '$sim'.split()
+sys.exit(not (len(k) == len(s) == 3 and k[1:] == s[1:] and
+              abs(float(s[0]) - float(k[0])) <= 0.01 * float(k[0])))" 2>/dev/null &&
+		same=true
+	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): kernel '$k', ftlsim '$sim'" $same
+	$same || head -n 5 "$out/$r.sim.err" | sed 's/^/#   /'
+done
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
