@@ -33,12 +33,13 @@
  *   -n SAMPLES   number of samples over the run (100)
  *   -t EVERY     run `fstrim MOUNTPOINT` each time EVERY times the device
  *                size more file data has been written (0: never)
- *   -r KIB       after each create, read up to KIB KiB of a random existing
+ *   -r KIB       a reader runs beside the writer for the whole workload:
+ *                every 10 ms it reads up to KIB KiB of a random existing
  *                file with O_DIRECT (so the read reaches the device, not the
- *                page cache), from a random 4 KiB-aligned offset (0: no
- *                reads). The reads come from their own random stream: the
- *                file operations, and their checksum, are the same with
- *                and without them.
+ *                page cache) from a random 4 KiB-aligned offset (0: no
+ *                reader). It draws from its own random stream and changes
+ *                no file: the file operations, and their checksum, are the
+ *                same with and without it.
  *   -l LABEL     name of the regime in progress lines
  *   -R FILE      write a summary (NAME=VALUE lines: ops_checksum, ...) there
  *   -q           no progress lines
@@ -58,6 +59,8 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -93,7 +96,7 @@ static void die(const char *fmt, ...)
 }
 
 /* splitmix64: small, good enough, and identical on every machine. */
-static uint64_t rng_state, read_rng_state;
+static uint64_t rng_state;
 static uint64_t splitmix(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -237,34 +240,130 @@ static void do_delete(const struct file *f)
 		die("unlink %s: %s", p, strerror(errno));
 }
 
-/* The reader's statistics, for the summary. */
-static uint64_t reads_done, read_bytes;
-static unsigned char *dbuf;	/* O_DIRECT buffer, page aligned */
+/*
+ * The reader (-r): a child process reading random files while the parent
+ * writes and deletes. It picks a file by listing a random directory, so it
+ * needs nothing from the parent; a file deleted between the listing and
+ * the open is skipped. SIGTERM ends it: it reports its reads and bytes
+ * through a pipe and exits.
+ */
+static volatile sig_atomic_t reader_stop;
 
-/* Read up to @kib KiB of file @f, O_DIRECT, at a random aligned offset. */
-static void do_read(const struct file *f, unsigned int kib)
+static void reader_sigterm(int sig)
 {
-	uint64_t pages = (f->size + 4095) / 4096, off;
-	size_t len = (size_t)kib << 10;
-	char p[4096];
-	ssize_t n;
+	(void)sig;
+	reader_stop = 1;
+}
+
+/* One read of a random file in directory @dir; 0 if none was made. */
+static ssize_t read_one(uint64_t *rng, unsigned char *buf, size_t len,
+			unsigned int dir)
+{
+	char d[4096], p[4096 + 256];
+	struct dirent *e;
+	struct stat sb;
+	uint64_t n = 0, k, off;
+	ssize_t got;
+	DIR *dp;
 	int fd;
 
-	off = splitmix(&read_rng_state) % (pages ? pages : 1) * 4096;
-	if (dry) {
-		printf("read %u %" PRIu64 "\n", f->id, off);
-		return;
+	snprintf(d, sizeof(d), "%s/d%02u", mnt, dir);
+	dp = opendir(d);
+	if (!dp)
+		die("reader: opendir %s: %s", d, strerror(errno));
+	while ((e = readdir(dp)))
+		n += e->d_name[0] == 'f';
+	if (!n) {
+		closedir(dp);
+		return 0;
 	}
-	path_of(p, sizeof(p), f->id);
+	k = splitmix(rng) % n;
+	rewinddir(dp);
+	while ((e = readdir(dp)))
+		if (e->d_name[0] == 'f' && !k--)
+			break;
+	if (!e) {	/* the directory shrank meanwhile */
+		closedir(dp);
+		return 0;
+	}
+	snprintf(p, sizeof(p), "%s/%s", d, e->d_name);
+	closedir(dp);
 	fd = open(p, O_RDONLY | O_DIRECT);
-	if (fd < 0)
-		die("open %s O_DIRECT: %s", p, strerror(errno));
-	n = pread(fd, dbuf, len, off);
-	if (n < 0)
-		die("read %s at %" PRIu64 ": %s", p, off, strerror(errno));
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &sb))
+		die("reader: open %s O_DIRECT: %s", p, strerror(errno));
+	off = splitmix(rng) % ((uint64_t)(sb.st_size + 4095) / 4096 + 1) * 4096;
+	got = pread(fd, buf, len, off);
+	if (got < 0)
+		die("reader: read %s at %" PRIu64 ": %s", p, off, strerror(errno));
 	close(fd);
-	reads_done++;
-	read_bytes += n;
+	return got;
+}
+
+static void reader_loop(uint64_t seed, unsigned int kib, int report_fd)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+	uint64_t rng = seed ^ 0x7265616465720000ULL, reads = 0, bytes = 0;
+	size_t len = (size_t)kib << 10;
+	unsigned char *buf;
+	char msg[64];
+	int m;
+
+	signal(SIGTERM, reader_sigterm);
+	if (posix_memalign((void **)&buf, 4096, len))
+		die("reader: out of memory");
+	while (!reader_stop) {
+		ssize_t got = read_one(&rng, buf, len, splitmix(&rng) % NDIRS);
+
+		if (got > 0) {
+			reads++;
+			bytes += got;
+		}
+		nanosleep(&pause, NULL);
+	}
+	m = snprintf(msg, sizeof(msg), "%" PRIu64 " %" PRIu64 "\n", reads, bytes);
+	if (write(report_fd, msg, m) != m)
+		_exit(1);
+	_exit(0);
+}
+
+/* Start the reader; returns its pid, its report pipe in *fd. */
+static pid_t reader_start(uint64_t seed, unsigned int kib, int *fd)
+{
+	int pfd[2];
+	pid_t pid;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(pfd[0]);
+		reader_loop(seed, kib, pfd[1]);
+	}
+	close(pfd[1]);
+	*fd = pfd[0];
+	return pid;
+}
+
+/* Stop the reader and collect its counts; a reader that failed fails us. */
+static void reader_finish(pid_t pid, int fd, uint64_t *reads, uint64_t *bytes)
+{
+	char msg[64] = "";
+	ssize_t n;
+	int st;
+
+	if (kill(pid, SIGTERM) || waitpid(pid, &st, 0) < 0)
+		die("reader: stop: %s", strerror(errno));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		die("the reader failed (status %d)", st);
+	n = read(fd, msg, sizeof(msg) - 1);
+	close(fd);
+	if (n <= 0 || sscanf(msg, "%" SCNu64 " %" SCNu64, reads, bytes) != 2)
+		die("reader: no report");
 }
 
 static void do_fstrim(void)
@@ -380,7 +479,9 @@ int main(int argc, char **argv)
 	double fill = 80, writes = 4;
 	unsigned int nsamples = 100, trims = 0, pct = 0;
 	double trim_every = 0;
-	int read_kib = 0;
+	int read_kib = 0, reader_fd = -1;
+	uint64_t reads_done = 0, read_bytes = 0;
+	pid_t reader = 0;
 	uint64_t trim_step;
 	const char *dev = NULL, *csvpath = NULL, *sumpath = NULL;
 	const char *basis = "fs";
@@ -445,7 +546,6 @@ int main(int argc, char **argv)
 	if (max_file < (1u << 20))
 		max_file = 1u << 20;
 	rng_state = seed;
-	read_rng_state = seed ^ 0x7265616465720000ULL;	/* "reader" */
 	hash(seed);
 	hash(fs_bytes);
 	hash(dev_bytes);
@@ -457,8 +557,7 @@ int main(int argc, char **argv)
 		int d;
 
 		rbuf = malloc(RBUF_SIZE);
-		if (!rbuf || (read_kib &&
-			      posix_memalign((void **)&dbuf, 4096, (size_t)read_kib << 10)))
+		if (!rbuf)
 			die("out of memory");
 		for (i = 0; i < RBUF_SIZE / 8; i++) {
 			/* xorshift64: content is incompressible, and cheap */
@@ -487,6 +586,8 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (read_kib && !dry)
+		reader = reader_start(seed, read_kib, &reader_fd);
 	if (!quiet && !dry)
 		printf("%-15s start: %s %" PRIu64 " MiB, device %" PRIu64
 		       " MiB, fill %.0f%% (%" PRIu64 " MiB), writing %" PRIu64
@@ -526,8 +627,6 @@ int main(int argc, char **argv)
 		files[nfiles++] = f;
 		used += clusters(f.size);
 		written += f.size;
-		if (read_kib)
-			do_read(&files[splitmix(&read_rng_state) % nfiles], read_kib);
 
 		while (written >= next_trim && written < total) {
 			do_fstrim();
@@ -547,6 +646,8 @@ int main(int argc, char **argv)
 			progress(pct > 100 ? 100 : pct);
 		}
 	}
+	if (reader)
+		reader_finish(reader, reader_fd, &reads_done, &read_bytes);
 	if (!dry) {
 		int fd = open(mnt, O_RDONLY | O_DIRECTORY);
 
