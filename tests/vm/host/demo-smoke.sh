@@ -8,6 +8,8 @@
 # Prints TAP and ends with "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/replay.sh
+. "$top/tests/vm/lib/replay.sh"
 out=$(mktemp -d /tmp/demo-smoke.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
@@ -66,29 +68,13 @@ point "-o discard: pages_discarded = pages the deleted files held (got '$d', del
 t=$(stat_of vfat-fstrim pages_discarded)
 point "fstrim: pages_discarded > 0 (got '$t')" [ "${t:-0}" -gt 0 ]
 
-# ftlsim and the module are one FTL: replaying the requests each regime
-# sent to the device (blktrace in the guest, dispatch events, saved by the
-# demo in OUT/traces) through ftlsim with the demo's geometry must give the
-# kernel's WAF within 1 %, and the same host pages written and discarded.
+# ftlsim and the module are one FTL (tests/vm/lib/replay.sh)
 make -s -C "$top/tools/ftlsim" >"$out/ftlsim-build.log" 2>&1 ||
 	sed 's/^/# ftlsim build: /' "$out/ftlsim-build.log"
 for r in vfat-nodiscard vfat-discard vfat-fstrim; do
-	k="$(stat_of "$r" waf) $(stat_of "$r" host_pages_written) $(stat_of "$r" pages_discarded)"
-	# the geometry the guest recorded for this regime
-	s=$("$top/tools/ftlsim/ftlsim" --trace "$out/traces/$r.blkparse" \
-		--trace-format blkparse --size "$(stat_of "$r" size_mib)M" \
-		--op-percent "$(stat_of "$r" op_percent)" \
-		--policy "$(stat_of "$r" gc_policy)" \
-		--pages-per-block "$(stat_of "$r" pages_per_block)" \
-		--json 2>"$out/$r.sim.err" |
-		python3 -c 'import json, sys; d = json.load(sys.stdin)
-print("%.3f %d %d" % (d["waf"], d["host_pages_written"], d["pages_discarded"]))' 2>/dev/null)
 	same=false
-	python3 -c "import sys; k, s = '$k'.split(), '$s'.split()
-sys.exit(not (len(k) == len(s) == 3 and k[1:] == s[1:] and
-              abs(float(s[0]) - float(k[0])) <= 0.01 * float(k[0])))" 2>/dev/null &&
-		same=true
-	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): kernel '$k', ftlsim '$s'" $same
+	got=$(replay_check "$out" "$r" "$top/tools/ftlsim/ftlsim") && same=true
+	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): $got" $same
 	$same || head -n 5 "$out/$r.sim.err" | sed 's/^/#   /'
 done
 

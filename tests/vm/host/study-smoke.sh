@@ -11,6 +11,8 @@
 # Prints TAP and ends with "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/replay.sh
+. "$top/tests/vm/lib/replay.sh"
 out=$(mktemp -d /tmp/study-smoke.XXXXXX)
 n=0 passed=0 failed=0
 # kept when a point fails, to look at
@@ -102,21 +104,9 @@ for r in $regimes; do
 	point "$r: ftlblk_discard trace = device counters (ranges $traced/$ranges, sectors $tsect/$sect)" $ok
 
 	# ftlsim replays the regime's requests to the kernel's counters
-	k="$(stat_of "$r" waf) $(stat_of "$r" host_pages_written) $(stat_of "$r" pages_discarded)"
-	sim=$("$top/tools/ftlsim/ftlsim" --trace "$out/traces/$r.blkparse" \
-		--trace-format blkparse --size "$(stat_of "$r" size_mib)M" \
-		--op-percent "$(stat_of "$r" op_percent)" \
-		--policy "$(stat_of "$r" gc_policy)" \
-		--pages-per-block "$(stat_of "$r" pages_per_block)" \
-		--json 2>"$out/$r.sim.err" |
-		python3 -c 'import json, sys; d = json.load(sys.stdin)
-print("%.3f %d %d" % (d["waf"], d["host_pages_written"], d["pages_discarded"]))' 2>/dev/null)
 	same=false
-	python3 -c "import sys; k, s = '$k'.split(), '$sim'.split()
-sys.exit(not (len(k) == len(s) == 3 and k[1:] == s[1:] and
-              abs(float(s[0]) - float(k[0])) <= 0.01 * float(k[0])))" 2>/dev/null &&
-		same=true
-	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): kernel '$k', ftlsim '$sim'" $same
+	got=$(replay_check "$out" "$r" "$top/tools/ftlsim/ftlsim") && same=true
+	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): $got" $same
 	$same || head -n 5 "$out/$r.sim.err" | sed 's/^/#   /'
 done
 
