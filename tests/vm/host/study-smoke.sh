@@ -11,10 +11,11 @@
 # Prints TAP and ends with "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/host-tap.sh
+. "$top/tests/vm/lib/host-tap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/replay.sh
 . "$top/tests/vm/lib/replay.sh"
 out=$(mktemp -d /tmp/study-smoke.XXXXXX)
-n=0 passed=0 failed=0
 # kept when a point fails, to look at
 trap '[ "$failed" = 0 ] && rm -rf "$out" || echo "# kept: $out"' EXIT
 
@@ -27,18 +28,6 @@ fss="ext4 f2fs"
 regimes="ext4-nodiscard ext4-discard ext4-fstrim f2fs-nodiscard f2fs-discard f2fs-fstrim"
 nreg=$(echo "$regimes" | wc -w)
 
-point() {	# DESC CMD...: a test point passing when CMD succeeds
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" 2>/dev/null; then
-		echo "ok $n - $desc"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $desc"
-		failed=$((failed + 1))
-	fi
-}
 stat_of() {	# REGIME NAME: the value the guest recorded (final) or demo/run computed (perf)
 	sed -n "s/^$2=//p" "$out/data/$1.final" "$out/data/$1.perf" 2>/dev/null | head -n 1
 }
@@ -47,18 +36,21 @@ echo "1..$((5 + 4 * nreg))"
 log=$out/study.log
 VM_TIMEOUT=900 "$top/demo/study" FS="$fss" WRITES=1.2 SEED=3 IDLE=5 OUT="$out" >"$log" 2>&1
 rc=$?
-point "demo/study FS=\"$fss\" WRITES=1.2 exits 0" [ $rc = 0 ]
+[ $rc = 0 ]
+tap $? "demo/study FS=\"$fss\" WRITES=1.2 exits 0"
 [ $rc = 0 ] || tail -n 30 "$log" | sed 's/^/#   /'
 
 md=$out/study.md
 got=$(find "$out/data" -name '*.final' -printf '%f\n' 2>/dev/null | sed 's/\.final$//' | sort | xargs)
 want=$(echo "$regimes" | tr ' ' '\n' | sort | xargs)
-point "the regimes run are exactly: $want (got: $got)" [ "$got" = "$want" ]
+[ "$got" = "$want" ]
+tap $? "the regimes run are exactly: $want (got: $got)"
 
 # study.md: a summary row per regime (ranked twice) and a row per regime
 # in its filesystem's table, named as report.py names them.
 rows=$(grep -cE '^\| [0-9]+ \| (ext4|f2fs) ' "$md" 2>/dev/null)
-point "study.md ranks all $nreg regimes (got ${rows:-0} summary rows)" [ "${rows:-0}" = "$nreg" ]
+[ "${rows:-0}" = "$nreg" ]
+tap $? "study.md ranks all $nreg regimes (got ${rows:-0} summary rows)"
 # each label: twice in the summary (ranked by WAF and by latency) and once
 # in each of its filesystem's two tables
 miss=
@@ -67,11 +59,13 @@ for l in "ext4 nodiscard" "ext4 -o discard" "ext4 + fstrim" "f2fs nodiscard" \
 	c=$(grep -oF "| $l |" "$md" 2>/dev/null | wc -l)
 	[ "$c" = 4 ] || miss="$miss '$l'($c)"
 done
-point "study.md has each regime twice in the summary and once in each table of its filesystem${miss:+ (not 4 times:$miss)}" [ -z "$miss" ]
+[ -z "$miss" ]
+tap $? "study.md has each regime twice in the summary and once in each table of its filesystem${miss:+ (not 4 times:$miss)}"
 [ -s "$md" ] && sed -n '/^## Summary/,/^## Per/p' "$md" | sed 's/^/#   /'
 
 sig=$(head -c 8 "$out/study.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
-point "study.png is a PNG (signature $sig)" [ "$sig" = 89504e470d0a1a0a ]
+[ "$sig" = 89504e470d0a1a0a ]
+tap $? "study.png is a PNG (signature $sig)"
 
 # Per regime: what the device saw must match the regime.
 sums=$(for r in $regimes; do stat_of "$r" ops_checksum; done | sort -u | xargs)
@@ -81,17 +75,20 @@ for r in $regimes; do
 	s=$(stat_of "$r" ops_checksum)
 	ok=false
 	[ -n "$s" ] && [ "$sums" = "$s" ] && ok=true
-	point "$r: the same file operations as every other regime (ops checksum $s; all: $sums)" $ok
+	$ok
+	tap $? "$r: the same file operations as every other regime (ops checksum $s; all: $sums)"
 
 	req=$(stat_of "$r" discard_requests) pd=$(stat_of "$r" pages_discarded)
 	ok=false
 	case $r in
 	*-nodiscard)
 		[ "$req" = 0 ] && [ "$pd" = 0 ] && ok=true
-		point "$r: no discard reached the device (requests '$req', pages '$pd')" $ok ;;
+		$ok
+		tap $? "$r: no discard reached the device (requests '$req', pages '$pd')" ;;
 	*)
 		[ "${req:-0}" -gt 0 ] && [ "${pd:-0}" -gt 0 ] && ok=true
-		point "$r: discards reached the device (requests '$req', pages '$pd')" $ok ;;
+		$ok
+		tap $? "$r: discards reached the device (requests '$req', pages '$pd')" ;;
 	esac
 
 	# every discard range the device counted is in the tracepoint's file
@@ -101,14 +98,15 @@ for r in $regimes; do
 	sect=$(stat_of "$r" discard_sectors)
 	ok=false
 	[ -n "$ranges" ] && [ "$traced" = "$ranges" ] && [ "$tsect" = "$sect" ] && ok=true
-	point "$r: ftlblk_discard trace = device counters (ranges $traced/$ranges, sectors $tsect/$sect)" $ok
+	$ok
+	tap $? "$r: ftlblk_discard trace = device counters (ranges $traced/$ranges, sectors $tsect/$sect)"
 
 	# ftlsim replays the regime's requests to the kernel's counters
 	same=false
 	got=$(replay_check "$out" "$r" "$top/tools/ftlsim/ftlsim") && same=true
-	point "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): $got" $same
+	$same
+	tap $? "$r: ftlsim on the device's trace = kernel (WAF within 1 %, host/discarded pages equal): $got"
 	$same || head -n 5 "$out/$r.sim.err" | sed 's/^/#   /'
 done
 
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+tap_summary
