@@ -38,7 +38,7 @@
 # workload's end are kept beside the final ones (workload_end_*).
 #
 # Environment (from demo/run): REGIMES SIZE OP POLICY WRITES FILL FILL_OF SEED
-# FSTRIM_EVERY IDLE (s) READS (KiB read with O_DIRECT after each file written, 0 for
+# FSTRIM_EVERY IDLE (s) READS (KiB per read of the reader beside the writer, 0 for
 # none) TIMING (the module's timing parameter: 1 = requests complete when
 # the modeled NAND flash would, 0 = RAM speed).
 set -u
@@ -240,7 +240,7 @@ regime() {
 	rmmod ftlblk || fail "$name: rmmod ftlblk"
 }
 
-say "device ${SIZE} MiB, op ${OP}%, gc ${POLICY}, timing ${TIMING}; fill ${FILL}%, writes ${WRITES}x capacity, seed ${SEED}, fstrim every ${FSTRIM_EVERY}x capacity, reads ${READS} KiB per file; kernel $(uname -r)"
+say "device ${SIZE} MiB, op ${OP}%, gc ${POLICY}, timing ${TIMING}; fill ${FILL}%, writes ${WRITES}x capacity, seed ${SEED}, fstrim every ${FSTRIM_EVERY}x capacity, reader ${READS} KiB every 10 ms (0: none); kernel $(uname -r)"
 for r in $REGIMES; do
 	regime "$r"
 done
