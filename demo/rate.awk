@@ -10,7 +10,8 @@
 #   elapsed_s        the interval's end
 # summary, NAME=VALUE: steady_mib_s, host MiB/s over the second half of the
 # host data written (from the first sample at or past half of the final
-# host_pages_written to the last sample), and that span's start and length.
+# host_pages_written to the last sample), that span's start and length, and
+# steady_waf, nand_pages_written / host_pages_written over the same span.
 # With timing=1 the device completes each request when the modeled flash
 # would, so wall-clock MiB/s is what a user of the device sees.
 NR == 1 {
@@ -28,6 +29,8 @@ NR == 1 {
 	n++
 	t[n] = $col["elapsed_s"] + 0
 	h[n] = $col["host_pages_written"] + 0
+	if ("nand_pages_written" in col)
+		w[n] = $col["nand_pages_written"] + 0
 	cap = $col["logical_pages"] + 0
 }
 END {
@@ -51,4 +54,10 @@ END {
 	else
 		print "steady_mib_s=-" > summary
 	printf("steady_from_host_mib=%.1f\nsteady_s=%.1f\n", h[s] * mib, t[n] - t[s]) > summary
+	# the WAF over the same span: nearer the steady state than the
+	# cumulative waf, which still carries the first fill's WAF of 1
+	if (("nand_pages_written" in col) && h[n] > h[s])
+		printf("steady_waf=%.6f\n", (w[n] - w[s]) / (h[n] - h[s])) > summary
+	else
+		print "steady_waf=-" > summary
 }

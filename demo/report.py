@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make study's report: OUT/study.md and OUT/study.png from a demo/run OUT.
 
-    demo/report.py OUT [--title TEXT] [--wall SECONDS]
+    demo/report.py OUT [--wall SECONDS] [--date TEXT]
 
 Reads what demo/run left in OUT/data: REGIME.final (the device's statistics
 after umount, the regime's settings, the filesystem's usage), REGIME.perf
@@ -12,7 +12,6 @@ into study.md below the tables. Exits non-zero if a regime's file is
 missing or a number is unreadable.
 """
 import argparse
-import csv
 import os
 import subprocess
 import sys
@@ -69,21 +68,8 @@ class Regime:
         return self.num(pages_key) * self.ps / 1048576.0
 
     def late_waf(self):
-        """WAF over the second half of the host writes: NAND pages over host
-        pages programmed from the first sample at or past half of the last
-        sample's host_pages_written to the last sample (the workload's end),
-        from REGIME.csv. Closer to the steady state than the cumulative waf,
-        which still carries the first fill's WAF of 1."""
-        with open(self.csv) as f:
-            rows = list(csv.DictReader(f))
-        host = [float(r["host_pages_written"]) for r in rows]
-        nand = [float(r["nand_pages_written"]) for r in rows]
-        if len(rows) < 2 or host[-1] <= 0:
-            raise ValueError("%s: too few samples" % self.csv)
-        s = min(next(i for i, h in enumerate(host) if h >= host[-1] / 2), len(rows) - 2)
-        if host[-1] - host[s] <= 0:
-            raise ValueError("%s: no host writes in the second half" % self.csv)
-        return (nand[-1] - nand[s]) / (host[-1] - host[s])
+        """WAF over the second half of the host writes (demo/rate.awk)."""
+        return self.num("steady_waf", self.p)
 
 
 def fmt(x, spec="%.1f", none="-"):
@@ -330,7 +316,6 @@ def plot(out, rs, title, timing):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
-    ap.add_argument("--title", default="")
     ap.add_argument("--wall", type=int, default=None)
     ap.add_argument("--date", default=None)
     a = ap.parse_args()
@@ -380,11 +365,16 @@ def main():
         ]
         body = summary(rs, timing) + ["", "## Per filesystem", ""] + tables(rs, timing)
         text = "\n".join(head + body) + "\n" + DEFINITIONS
-    except (KeyError, ValueError, OSError, StopIteration) as e:
+    except (KeyError, ValueError, OSError) as e:
         sys.exit("report: %s" % e)
     with open(os.path.join(a.out, "study.md"), "w") as f:
         f.write(text)
-    plot(a.out, rs, a.title, timing)
+    plot(a.out, rs, "ftlblk %s MiB, %s%% OP, gc %s, timing=%d; files kept at %s%% of the %s, "
+         "%sx capacity written, fstrim every %sx, seed %s" % (
+             r0.f["size_mib"], r0.f["op_percent"], r0.f.get("gc_policy"), 1 if timing else 0,
+             r0.f["fill_percent"], "device" if r0.f.get("fill_of") == "device" else "filesystem",
+             r0.f["writes"], next((r.f["fstrim_every"] for r in rs if r.mode == "fstrim"), "-"),
+             r0.f["seed"]), timing)
 
 
 if __name__ == "__main__":
