@@ -303,9 +303,7 @@ enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq)
 
 	if (!dev->timing_on || hrtimer_try_to_cancel(&cmd->timer) != 1)
 		return BLK_EH_RESET_TIMER;
-	spin_lock(&dev->lock);
-	dev->ctr.timeouts++;
-	spin_unlock(&dev->lock);
+	ftlblk_count(dev, FTLBLK_PC_TIMEOUTS, 1);
 	pr_warn_ratelimited("%s: request at sector %llu timed out waiting %llu ms for the modeled flash\n",
 			    dev->disk->disk_name, (u64)blk_rq_pos(rq),
 			    div_u64(cmd->treq.done - cmd->treq.arrival,

@@ -51,9 +51,9 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	void *buf;
 	int err = 0;
 
-	spin_lock(&dev->lock);
 	if (discard)
-		dev->ctr.sectors_zeroed += count;
+		ftlblk_count(dev, FTLBLK_PC_SECTORS_ZEROED, count);
+	spin_lock(&dev->lock);
 	holds_data = ftlblk_lpn_has_data(dev, lpn);
 	spin_unlock(&dev->lock);
 	/* fstrim re-discards free space: most partial pages hold nothing. */
@@ -205,10 +205,8 @@ static blk_status_t discard_range(struct ftlblk_dev *dev,
 {
 	if (parts & ZERO_WHOLE) {
 		trace_ftlblk_discard(dev->disk, sector, nr_sects);
-		spin_lock(&dev->lock);
-		dev->ctr.discard_ranges++;
-		dev->ctr.discard_sectors += nr_sects;
-		spin_unlock(&dev->lock);
+		ftlblk_count(dev, FTLBLK_PC_DISCARD_RANGES, 1);
+		ftlblk_count(dev, FTLBLK_PC_DISCARD_SECTORS, nr_sects);
 	}
 	return zero_range(dev, cmd, sector, nr_sects, true, false, parts);
 }
@@ -233,9 +231,7 @@ blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
 	blk_status_t sts = BLK_STS_OK;
 	struct bio *bio;
 
-	spin_lock(&dev->lock);
-	dev->ctr.discard_requests++;
-	spin_unlock(&dev->lock);
+	ftlblk_count(dev, FTLBLK_PC_DISCARD_REQUESTS, 1);
 	if (queue_max_discard_segments(rq->q) == 1)
 		return discard_range(dev, cmd, blk_rq_pos(rq),
 				     blk_rq_sectors(rq), ZERO_ALL);
@@ -275,9 +271,7 @@ blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq)
 	bool nounmap = (rq->cmd_flags & REQ_NOUNMAP) ||
 		       !dev->cfg.val[FTLBLK_DISCARD];
 
-	spin_lock(&dev->lock);
-	dev->ctr.write_zeroes_requests++;
-	spin_unlock(&dev->lock);
+	ftlblk_count(dev, FTLBLK_PC_WRITE_ZEROES_REQUESTS, 1);
 	return zero_range(dev, blk_mq_rq_to_pdu(rq), blk_rq_pos(rq),
 			  blk_rq_sectors(rq), false, nounmap, ZERO_ALL);
 }

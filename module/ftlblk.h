@@ -84,7 +84,11 @@ struct ftlblk_field {
 
 extern const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS];
 
-/* Device-level counters the FTL core does not keep (it sees whole pages). */
+/*
+ * Device-level counters the FTL core does not keep (it sees whole pages),
+ * as sysfs shows them. Those counted per request are per-CPU (struct
+ * ftlblk_pcpu_stats), the rest in dev->ctr under dev->lock.
+ */
 struct ftlblk_counters {
 	u64 discard_requests;	/* REQ_OP_DISCARD requests received */
 	u64 discard_ranges;	/* ranges in them */
@@ -99,6 +103,34 @@ struct ftlblk_counters {
 	u64 timeouts;			/* requests ended by blk-mq's timeout */
 	u64 nomem_writes;		/* writes sent to the worker for memory */
 };
+
+/*
+ * What requests count without dev->lock, per CPU (as part_stat does);
+ * sysfs adds them up. Named as in struct ftlblk_counters, and the reads
+ * the FTL core does not see: host_pages_read and unmapped_reads of the
+ * lock-free read path, added to the core's.
+ */
+enum ftlblk_pcpu_counter {
+	FTLBLK_PC_HOST_PAGES_READ,
+	FTLBLK_PC_UNMAPPED_READS,
+	FTLBLK_PC_DISCARD_REQUESTS,
+	FTLBLK_PC_DISCARD_RANGES,
+	FTLBLK_PC_DISCARD_SECTORS,
+	FTLBLK_PC_SECTORS_ZEROED,
+	FTLBLK_PC_WRITE_ZEROES_REQUESTS,
+	FTLBLK_PC_FLUSH_REQUESTS,
+	FTLBLK_PC_MEM_LIMIT_REJECTIONS,
+	FTLBLK_PC_TIMEOUTS,
+	FTLBLK_PC_NOMEM_WRITES,
+	FTLBLK_PC_NR,
+};
+
+struct ftlblk_pcpu_stats {
+	u64 v[FTLBLK_PC_NR];
+};
+
+/* Add @n to this CPU's counter @id of @dev (any context). */
+#define ftlblk_count(dev, id, n)	this_cpu_add((dev)->pcpu->v[(id)], (n))
 
 /* Largest read or write request: 1 MiB, as brd's and most NVMe's. */
 #define FTLBLK_MAX_HW_SECTORS	(SZ_1M >> SECTOR_SHIFT)
@@ -150,109 +182,131 @@ enum ftlblk_cut_mode {
 	FTLBLK_CUT_RANDOM,	/* each is kept or lost, by chance */
 };
 
-/* What lock-free readers count, per CPU; sysfs adds them to the FTL's. */
-struct ftlblk_reads {
-	u64 pages;		/* host_pages_read */
-	u64 unmapped;		/* unmapped_reads */
-};
-
+/*
+ * The fields are grouped by who writes them, so that what every request
+ * reads shares no cache line with what every write dirties: first the
+ * read-mostly ones, then one group per lock (each on its own cache line).
+ */
 struct ftlblk_dev {
+	/* ---- Read-mostly: set at power-on, read by every request ---- */
 	struct ftlblk_config cfg;	/* frozen at power-on */
 	int index;			/* N of /dev/ftlblkN */
 	struct gendisk *disk;
-	struct blk_mq_tag_set tag_set;
 	unsigned int sectors_per_page;
 	unsigned int page_shift;	/* log2 of the flash page size */
 	unsigned int page_order;	/* data pages are 2^page_order pages */
+	struct ftl *ftl;		/* under lock, see below */
+	/*
+	 * data[ppn] is the page frame number + 1 of the memory holding
+	 * physical page ppn, 0 if none (written under lock): 4 bytes where a
+	 * pointer takes 8, which keeps the page table at 0.1 % of the
+	 * capacity (RAM must end below 16 TiB, checked at load). The page's
+	 * private field holds the logical page it belongs to: the spare area
+	 * of a NAND page, which spares the FTL core its reverse map
+	 * (ftl_ops.read_oob).
+	 */
+	u32 *data;
+	struct ftlblk_pcpu_stats __percpu *pcpu;
+	bool cache_on;			/* write_cache=1 (ftlblk_cache_on()) */
+	bool timing_on;			/* timing=1, see timing_lock */
+	/*
+	 * power_off and cuts_seen (power cuts so far: the power cycle) are
+	 * written under lock at a cut and a restore only, and read without
+	 * it by every request (queue_rq, completions), where a stale value
+	 * only fails a request as if it had come a moment later.
+	 */
+	bool power_off;
+	u32 cuts_seen;
+	unsigned long mem_limit_pages;	/* see mem_pages */
+	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
+	struct badblocks *bb;
+
+	/*
+	 * ---- lock: the FTL and the data pages it maps ----
+	 * lock protects ftl (maps, GC, counters), data[], data_pages, rel,
+	 * treq, ctr and the write cache. It is taken in task context only:
+	 * from queue_rq (which runs in the submitter or a kworker, never
+	 * from interrupts), ftlblk_wq and sysfs. Nothing under it sleeps or
+	 * allocates: data pages are taken before it, and the pages the FTL
+	 * releases are collected in the holder's array (rel, see
+	 * ftlblk_lock()) and sent to limbo by ftlblk_unlock() after it. One
+	 * hold covers at most FTLBLK_BATCH_PAGES reads or writes (plus the
+	 * GC they trigger) or FTLBLK_UNMAP_BATCH unmapped pages.
+	 */
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	u64 data_pages;
+	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
+	/*
+	 * The request whose write runs under lock now, so that the GC it
+	 * triggers is charged to it (timing=1).
+	 */
+	struct ftl_timing_req *treq;
+	struct ftlblk_counters ctr;	/* the fields not in pcpu */
+	/* The FTL's read-only state was acted on (wearout.c). */
+	bool read_only_noted;
+	/*
+	 * Volatile write cache (store.c, power.c), with write_cache=1:
+	 * cache.slot is NULL without (cache_on false).
+	 */
+	struct ftl_cache cache;
+
+	/*
+	 * ---- pool_lock: free data pages ----
+	 * pool_lock protects pool[], pool_pages, limbo, limbo_pages and
+	 * limbo_work_armed; it nests inside lock. A hold moves at most one
+	 * request's pages or LIMBO_BATCH limbo pages (pages.c).
+	 */
+	spinlock_t pool_lock ____cacheline_aligned_in_smp;
+	struct page **pool;		/* free data pages, stale contents */
+	unsigned int pool_pages;
+	unsigned int pool_max;		/* entries in pool[] */
+	/*
+	 * Released pages that readers may still copy from: linked by
+	 * page->lru, oldest first, page->private their RCU grace-period
+	 * cookie. Reused or freed once it has passed; limbo_work does that
+	 * when no request does (queued while limbo_work_armed).
+	 */
+	struct list_head limbo;
+	unsigned long limbo_pages;
+	bool limbo_work_armed;
+	/*
+	 * With mem_limit_mib (mem_limit_pages != 0, frozen at power-on):
+	 * data pages taken from the page allocator and not given back yet,
+	 * whether mapped, pooled, in limbo or held by a request in flight
+	 * (pages.c). Atomic, so that the limit costs a request one atomic
+	 * add when it allocates and none when the pool serves it; not kept
+	 * without a limit.
+	 */
+	atomic_long_t mem_pages;
+
+	/*
+	 * ---- timing_lock: the NAND timing model ----
+	 * NAND timing (complete.c), with timing=1 (timing_on, frozen at
+	 * power-on). timing_lock protects timing (the dies' and channels'
+	 * busy times and the counters); it nests inside lock, because GC
+	 * runs under lock, and lock-free readers take it alone. Every call
+	 * under it is O(1), except an erase: O(dies), at most 4096.
+	 * timers_cut is set once, under timing_lock, when removal starts:
+	 * from then requests complete without waiting for their modeled
+	 * time (complete.c).
+	 */
+	spinlock_t timing_lock ____cacheline_aligned_in_smp;
+	bool timers_cut;
+	struct ftl_timing timing;
+
+	/* ---- Cold: set up once or used rarely ---- */
+	struct blk_mq_tag_set tag_set;
 	/*
 	 * Set under disk->open_mutex once removal has started; open() checks
 	 * it under the same mutex, so no opener slips in between the -EBUSY
 	 * check and del_gendisk().
 	 */
 	bool removing;
-
-	/*
-	 * lock protects ftl (maps, GC, counters), data[], data_pages, rel
-	 * and ctr. It is taken in task context only: from queue_rq (which
-	 * runs in the submitter or a kworker, never from interrupts),
-	 * ftlblk_wq and sysfs. Nothing under it sleeps or allocates: data
-	 * pages are taken before it, and the pages the FTL releases are
-	 * collected in the holder's array (rel, see ftlblk_lock()) and
-	 * recycled or freed by ftlblk_unlock() after it. One hold covers at
-	 * most FTLBLK_BATCH_PAGES reads or writes (plus the GC they trigger)
-	 * or FTLBLK_UNMAP_BATCH unmapped pages.
-	 */
-	spinlock_t lock;
-	struct ftl *ftl;
-	/*
-	 * data[ppn] is the page frame number + 1 of the memory holding
-	 * physical page ppn, 0 if none: 4 bytes where a pointer takes 8,
-	 * which keeps the page table at 0.1 % of the capacity (RAM must end
-	 * below 16 TiB, checked at load). The page's private field holds the
-	 * logical page it belongs to: the spare area of a NAND page, which
-	 * spares the FTL core its reverse map (ftl_ops.read_oob).
-	 */
-	u32 *data;
-	u64 data_pages;
-	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
-	struct ftlblk_counters ctr;
-	struct ftlblk_reads __percpu *reads;
-	/* Under lock: the FTL's read-only state was acted on (wearout.c). */
-	bool read_only_noted;
 	struct work_struct ro_work;	/* marks the disk read-only */
-
-	/* pool_lock protects pool[] and pool_pages; never nested. */
-	spinlock_t pool_lock;
-	struct page **pool;		/* free data pages, stale contents */
-	unsigned int pool_pages;
-	unsigned int pool_max;		/* entries in pool[] */
-
-	/*
-	 * With mem_limit_mib (mem_limit_pages != 0, frozen at power-on):
-	 * data pages taken from the page allocator and not given back yet,
-	 * whether mapped, pooled or held by a request in flight (pages.c).
-	 * Atomic, so that the limit costs a request one atomic add when it
-	 * allocates and none when the pool serves it; not kept without a
-	 * limit.
-	 */
-	atomic_long_t mem_pages;
-	unsigned long mem_limit_pages;
-
-	/*
-	 * NAND timing (complete.c), with timing=1 (timing_on, frozen at
-	 * power-on). timing_lock protects timing (the dies' and channels'
-	 * busy times and the counters); it nests inside lock, because GC
-	 * runs under lock, and lock-free readers take it alone. Every call
-	 * under it is O(1), except an erase: O(dies), at most 4096.
-	 * treq is the request whose write runs under lock now (set and
-	 * cleared under lock), so that the GC it triggers is charged to it.
-	 * timers_cut is set once, under timing_lock, when removal starts:
-	 * from then requests complete without waiting for their modeled
-	 * time (complete.c).
-	 */
-	bool timing_on;
-	bool timers_cut;
-	spinlock_t timing_lock;		/* protects timing, see above */
-	struct ftl_timing timing;
-	struct ftl_timing_req *treq;
-
-	/*
-	 * Volatile write cache (store.c, power.c), with write_cache=1; cache.slot is
-	 * NULL without. cache, power_off and cuts_seen (power cuts so far:
-	 * the power cycle) are protected by lock; power_off and cuts_seen
-	 * are also read without it (queue_rq, completions), where a stale
-	 * value only fails a request as if it had come a moment later.
-	 * power_mutex serializes cutting and restoring the power; cut_mode
-	 * is power_cut_mode.
-	 */
-	struct ftl_cache cache;
-	bool power_off;
-	unsigned int cut_mode;
-	u32 cuts_seen;
-	struct mutex power_mutex;	/* serializes power cuts, see above */
-
-	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
-	struct badblocks *bb;
+	struct rcu_work limbo_work;	/* see limbo */
+	/* power_mutex serializes cutting and restoring the power. */
+	struct mutex power_mutex;
+	unsigned int cut_mode;		/* power_cut_mode */
 	struct badblocks bb_own;
 };
 
@@ -278,7 +332,7 @@ static inline void ftlblk_set_data(struct ftlblk_dev *dev, u32 ppn,
 /* Is the volatile write cache on (write_cache=1)? */
 static inline bool ftlblk_cache_on(const struct ftlblk_dev *dev)
 {
-	return dev->cache.slot;
+	return dev->cache_on;
 }
 
 /*
@@ -372,8 +426,8 @@ int ftlblk_writeback_oldest(struct ftlblk_dev *dev,
 			    struct ftl_timing_req *treq);
 void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v);
 bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
-int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
-				struct page **pagep);
+bool ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+				 struct page **pagep);
 void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len);
 bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);

@@ -285,9 +285,7 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		 * mem_limit_mib it is BLK_STS_NOSPC, ended below).
 		 */
 		if (sts == BLK_STS_RESOURCE) {
-			spin_lock(&dev->lock);
-			dev->ctr.nomem_writes++;
-			spin_unlock(&dev->lock);
+			ftlblk_count(dev, FTLBLK_PC_NOMEM_WRITES, 1);
 			ftlblk_queue_work(cmd);
 			return BLK_STS_OK;
 		}
@@ -455,12 +453,12 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 	dev->sectors_per_page = fcfg.page_size >> SECTOR_SHIFT;
 	dev->page_shift = ilog2(fcfg.page_size);
 	dev->page_order = get_order(fcfg.page_size);
-	dev->reads = alloc_percpu(struct ftlblk_reads);
-	if (!dev->reads)
+	dev->pcpu = alloc_percpu(struct ftlblk_pcpu_stats);
+	if (!dev->pcpu)
 		return -ENOMEM;
 	err = ftlblk_pool_init(dev);
 	if (err)
-		goto free_reads;
+		goto free_pcpu;
 	err = ftlblk_timing_init(dev);
 	if (err)
 		goto free_pool;
@@ -489,9 +487,9 @@ free_timing:
 	ftlblk_timing_exit(dev);
 free_pool:
 	ftlblk_pool_free(dev);
-free_reads:
-	free_percpu(dev->reads);
-	dev->reads = NULL;
+free_pcpu:
+	free_percpu(dev->pcpu);
+	dev->pcpu = NULL;
 	return err;
 }
 
@@ -503,8 +501,8 @@ static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 	WARN_ON(dev->data_pages);
 	ftlblk_timing_exit(dev);
 	ftlblk_pool_free(dev);
-	free_percpu(dev->reads);
-	dev->reads = NULL;
+	free_percpu(dev->pcpu);
+	dev->pcpu = NULL;
 	kvfree(dev->data);
 	dev->ftl = NULL;
 	dev->data = NULL;

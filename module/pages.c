@@ -15,28 +15,46 @@
  * stack), not lists: the hot path touches each page pointer a few times
  * and nothing else.
  *
+ * Readers copy from data pages without a reference, under
+ * rcu_read_lock() only (rw.c), so a page the FTL releases (overwritten,
+ * discarded, erased by GC) must not be reused or freed before every
+ * reader that may have found it is done: an RCU grace period. Released
+ * pages wait in dev->limbo, oldest first, each with the grace-period
+ * cookie of its release (get_state_synchronize_rcu(), in page->private,
+ * free while the page holds no data); whoever takes or gives back pages
+ * moves those whose grace period has passed to the pool (or frees them),
+ * a few at a time, and an rcu_work does it when nobody does (an idle
+ * device, a discard of everything). No one waits for a grace period on
+ * the I/O path, except a write on ftlblk_wq that needs limbo's pages to
+ * stay within mem_limit_mib.
+ *
  * The FTL's release callback runs under dev->lock; it appends the page to
  * the array the lock holder set up with ftlblk_lock() (dev->rel), and
- * ftlblk_unlock() recycles or frees them after dropping the lock.
+ * ftlblk_unlock() sends them to limbo after it.
  *
  * mem_limit_mib caps the memory a device holds: every data page taken from
  * the page allocator is charged to dev->mem_pages until it goes back, so
- * pooled pages and those of requests in flight count as much as mapped
- * ones. A request is charged once, for the pages the pool cannot supply;
- * if they would pass the limit it gets -ENOSPC with nothing taken, and
- * with no limit nothing is counted at all. An overwrite of pages the
- * device holds may pass the limit by those pages, since it gives as many
- * back when it is stored (they are freed then, not pooled): a full
- * filesystem on a device at its limit can still rewrite its journal.
+ * pooled pages, pages in limbo and those of requests in flight count as
+ * much as mapped ones. A request is charged once, for the pages the pool
+ * cannot supply; if they would pass the limit it gets -ENOSPC with nothing
+ * taken, and with no limit nothing is counted at all. An overwrite of
+ * pages the device holds may pass the limit by those pages, since it gives
+ * as many back when it is stored (they are freed after their grace
+ * period, not pooled): a full filesystem on a device at its limit can
+ * still rewrite its journal.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "ftlblk.h"
 #include "trace.h"
 
+/* Limbo pages one call moves on at most: bounds a pool_lock hold. */
+#define LIMBO_BATCH	64
 static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 {
 	/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
@@ -75,6 +93,152 @@ static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
 		atomic_long_sub(n, &dev->mem_pages);
 }
 
+/*
+ * Pages over mem_limit_mib (an overwrite passed it): these go back to the
+ * page allocator rather than the pool. Under pool_lock.
+ */
+static long mem_excess(struct ftlblk_dev *dev)
+{
+	return dev->mem_limit_pages ? atomic_long_read(&dev->mem_pages) -
+				      (long)dev->mem_limit_pages : 0;
+}
+
+/*
+ * Move up to LIMBO_BATCH pages whose grace period has passed from limbo
+ * to the pool, or to @spill (LIMBO_BATCH entries) if the pool is full or
+ * the device is over its memory limit. Under pool_lock.
+ * Return: pages put in @spill, for the caller to free after the lock.
+ */
+static unsigned int limbo_reclaim(struct ftlblk_dev *dev, struct page **spill)
+{
+	long excess = mem_excess(dev);
+	unsigned int moved, nr_spill = 0;
+	unsigned long done_cookie = 0;
+	bool done = false;
+
+	lockdep_assert_held(&dev->pool_lock);
+	for (moved = 0; moved < LIMBO_BATCH && dev->limbo_pages; moved++) {
+		struct page *page = list_first_entry(&dev->limbo, struct page,
+						     lru);
+		unsigned long cookie = page_private(page);
+
+		/* Pages released together share a cookie: poll it once. */
+		if (!done || cookie != done_cookie) {
+			if (!poll_state_synchronize_rcu(cookie))
+				break;
+			done = true;
+			done_cookie = cookie;
+		}
+		list_del(&page->lru);
+		dev->limbo_pages--;
+		set_page_private(page, 0);
+		if (excess <= 0 && dev->pool_pages < dev->pool_max) {
+			dev->pool[dev->pool_pages++] = page;
+		} else {
+			spill[nr_spill++] = page;
+			excess--;
+		}
+	}
+	return nr_spill;
+}
+
+/* Give @n pages nobody can reach back to the page allocator. */
+static void free_data_pages(struct ftlblk_dev *dev, struct page **pages,
+			    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		put_page(pages[i]);
+	mem_uncharge(dev, n);
+}
+
+/* Reclaim limbo until it holds no page whose grace period has passed. */
+static void limbo_drain(struct ftlblk_dev *dev)
+{
+	struct page *spill[LIMBO_BATCH];
+	unsigned int before, n;
+
+	do {
+		spin_lock(&dev->pool_lock);
+		before = dev->limbo_pages;
+		n = limbo_reclaim(dev, spill);
+		before -= dev->limbo_pages;
+		spin_unlock(&dev->pool_lock);
+		free_data_pages(dev, spill, n);
+		cond_resched();
+	} while (before == LIMBO_BATCH);
+}
+
+/*
+ * The reclaim nobody else does: runs a grace period after it was queued,
+ * and again for as long as limbo holds pages.
+ */
+static void limbo_work_fn(struct work_struct *work)
+{
+	struct ftlblk_dev *dev = container_of(to_rcu_work(work),
+					      struct ftlblk_dev, limbo_work);
+	bool again;
+
+	limbo_drain(dev);
+	spin_lock(&dev->pool_lock);
+	again = dev->limbo_pages;
+	dev->limbo_work_armed = again;
+	spin_unlock(&dev->pool_lock);
+	if (again)
+		queue_rcu_work(system_wq, &dev->limbo_work);
+}
+
+/*
+ * Pages the FTL released: reusable once readers that may have found them
+ * are done. Also moves on as many older ones.
+ */
+static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
+			unsigned int n)
+{
+	/* Has a full barrier: the cookie comes after the unpublishing. */
+	unsigned long cookie = get_state_synchronize_rcu();
+	struct page *spill[LIMBO_BATCH];
+	unsigned int i, nr_spill;
+	bool arm;
+
+	for (i = 0; i < n; i++)
+		set_page_private(pages[i], cookie);
+	spin_lock(&dev->pool_lock);
+	for (i = 0; i < n; i++)
+		list_add_tail(&pages[i]->lru, &dev->limbo);
+	dev->limbo_pages += n;
+	nr_spill = limbo_reclaim(dev, spill);
+	arm = dev->limbo_pages && !dev->limbo_work_armed;
+	if (arm)
+		dev->limbo_work_armed = true;
+	spin_unlock(&dev->pool_lock);
+	free_data_pages(dev, spill, nr_spill);
+	if (arm)
+		queue_rcu_work(system_wq, &dev->limbo_work);
+}
+
+/*
+ * Take up to @n pooled pages into @pages, first moving on limbo pages
+ * whose grace period has passed if the pool is short. Return: how many.
+ */
+static unsigned int pool_take(struct ftlblk_dev *dev, struct page **pages,
+			      unsigned int n)
+{
+	struct page *spill[LIMBO_BATCH];
+	unsigned int pooled, nr_spill = 0;
+
+	spin_lock(&dev->pool_lock);
+	if (dev->pool_pages < n && dev->limbo_pages)
+		nr_spill = limbo_reclaim(dev, spill);
+	pooled = min(n, dev->pool_pages);
+	dev->pool_pages -= pooled;
+	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
+	spin_unlock(&dev->pool_lock);
+	free_data_pages(dev, spill, nr_spill);
+	return pooled;
+}
+
 /**
  * ftlblk_pages_get() - take @n data pages, all or none
  * @dev: device
@@ -88,7 +252,9 @@ static void mem_uncharge(struct ftlblk_dev *dev, unsigned int n)
  *
  * The pages hold stale data; the caller overwrites every byte. Pages
  * from the pool are already charged to mem_limit_mib; the others are
- * charged here, all at once.
+ * charged here, all at once. At the limit with pages in limbo, a caller
+ * that may sleep (@gfp) waits for their grace period and tries again;
+ * one that may not gets -ENOMEM, so that it retries on the worker.
  *
  * Return: 0; -ENOSPC if the pages would pass mem_limit_mib, or -ENOMEM;
  * then no page is taken (those taken so far are back in the pool), so the
@@ -98,15 +264,22 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		     unsigned int n, gfp_t gfp, unsigned int over)
 {
 	unsigned int pooled, i;
+	bool waited = false;
 
-	spin_lock(&dev->pool_lock);
-	pooled = min(n, dev->pool_pages);
-	dev->pool_pages -= pooled;
-	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
-	spin_unlock(&dev->pool_lock);
+again:
+	pooled = pool_take(dev, pages, n);
 	if (!mem_charge(dev, n - pooled, over)) {
 		ftlblk_pages_put(dev, pages, pooled);
-		return -ENOSPC;
+		if (!READ_ONCE(dev->limbo_pages))
+			return -ENOSPC;
+		if (!gfpflags_allow_blocking(gfp))
+			return -ENOMEM;
+		if (waited)
+			return -ENOSPC;
+		synchronize_rcu();
+		limbo_drain(dev);
+		waited = true;
+		goto again;
 	}
 	for (i = pooled; i < n; i++) {
 		pages[i] = alloc_data_page(dev, gfp);
@@ -134,21 +307,19 @@ blk_status_t ftlblk_pages_status(struct ftlblk_dev *dev, int err)
 {
 	if (err != -ENOSPC)
 		return BLK_STS_RESOURCE;
-	spin_lock(&dev->lock);
-	dev->ctr.mem_limit_rejections++;
-	spin_unlock(&dev->lock);
+	ftlblk_count(dev, FTLBLK_PC_MEM_LIMIT_REJECTIONS, 1);
 	return BLK_STS_NOSPC;
 }
 
 /**
- * ftlblk_pages_put() - give back pages nobody maps any more
+ * ftlblk_pages_put() - give back pages that were never published
  * @dev: device
- * @pages: the pages (the array is reordered)
+ * @pages: the pages, which no reader can have found (a request's own
+ *	pages it did not store); the array is reordered
  * @n: how many
  *
- * A page a reader still holds a reference to is only released (the reader
- * frees it); readers take references under dev->lock while the page is
- * mapped, so a page with no other reference here can get none later.
+ * They go to the pool at once, or to the page allocator if it is full or
+ * the device is over mem_limit_mib.
  */
 void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		      unsigned int n)
@@ -156,19 +327,10 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 	unsigned int i, spill = 0;
 	long excess;
 
-	/*
-	 * Pairs with the full barrier of get_page_unless_zero() in a reader
-	 * without the lock (rw.c): either it sees the page unmapped and lets
-	 * go, or we see its reference and do not recycle the page.
-	 */
-	smp_mb();
-	/* Above the limit (an overwrite passed it), free, do not pool. */
-	excess = dev->mem_limit_pages ? atomic_long_read(&dev->mem_pages) -
-					(long)dev->mem_limit_pages : 0;
 	spin_lock(&dev->pool_lock);
+	excess = mem_excess(dev);
 	for (i = 0; i < n; i++) {
-		if (page_ref_count(pages[i]) == 1 && excess <= 0 &&
-		    dev->pool_pages < dev->pool_max) {
+		if (excess <= 0 && dev->pool_pages < dev->pool_max) {
 			dev->pool[dev->pool_pages++] = pages[i];
 		} else {
 			pages[spill++] = pages[i];
@@ -176,9 +338,7 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		}
 	}
 	spin_unlock(&dev->pool_lock);
-	for (i = 0; i < spill; i++)
-		put_page(pages[i]);
-	mem_uncharge(dev, spill);
+	free_data_pages(dev, pages, spill);
 }
 
 /**
@@ -195,7 +355,8 @@ void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
 }
 
 /**
- * ftlblk_unlock() - drop dev->lock, then recycle what the FTL released
+ * ftlblk_unlock() - drop dev->lock, then send what the FTL released to
+ * limbo (reused after a grace period)
  * @dev: device whose lock is held (taken with ftlblk_lock())
  */
 void ftlblk_unlock(struct ftlblk_dev *dev)
@@ -206,28 +367,26 @@ void ftlblk_unlock(struct ftlblk_dev *dev)
 	dev->rel = NULL;
 	spin_unlock(&dev->lock);
 	if (rel->nr)
-		ftlblk_pages_put(dev, rel->pages, rel->nr);
+		pages_defer(dev, rel->pages, rel->nr);
 }
 
 /**
  * ftlblk_release_page() - a page the FTL no longer maps, under dev->lock
  * @dev: device
- * @page: the page
+ * @page: the page, unpublished (no new reader finds it)
  *
- * Kept for after the lock if the holder made room, else freed now (which
- * does not sleep): ftl_destroy() and holds that release more than they
- * expected.
+ * Kept for after the lock if the holder made room, else sent to limbo now
+ * (pool_lock nests inside dev->lock): ftl_destroy() and holds that
+ * release more than they expected.
  */
 void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page)
 {
 	struct ftlblk_released *rel = dev->rel;
 
-	if (rel && rel->nr < rel->max) {
+	if (rel && rel->nr < rel->max)
 		rel->pages[rel->nr++] = page;
-	} else {
-		put_page(page);
-		mem_uncharge(dev, 1);
-	}
+	else
+		pages_defer(dev, &page, 1);
 }
 
 /**
@@ -245,18 +404,29 @@ int ftlblk_pool_init(struct ftlblk_dev *dev)
 	spin_lock_init(&dev->pool_lock);
 	dev->pool_pages = 0;
 	dev->pool_max = FTLBLK_POOL_MAX_BYTES >> (PAGE_SHIFT + dev->page_order);
+	INIT_LIST_HEAD(&dev->limbo);
+	dev->limbo_pages = 0;
+	dev->limbo_work_armed = false;
+	INIT_RCU_WORK(&dev->limbo_work, limbo_work_fn);
 	dev->pool = kcalloc(dev->pool_max, sizeof(*dev->pool), GFP_KERNEL);
 	return dev->pool ? 0 : -ENOMEM;
 }
 
 /**
- * ftlblk_pool_free() - free every pooled page and the pool
- * @dev: device that no longer takes requests
+ * ftlblk_pool_free() - free every pooled page, limbo and the pool
+ * @dev: device that no longer takes requests and maps no page
+ *
+ * Sleeps: waits for the grace period of the last released pages, and for
+ * the limbo work, which finds limbo empty then and does not come back.
  */
 void ftlblk_pool_free(struct ftlblk_dev *dev)
 {
 	unsigned int i;
 
+	synchronize_rcu();
+	limbo_drain(dev);
+	flush_rcu_work(&dev->limbo_work);
+	WARN_ON(dev->limbo_pages);
 	for (i = 0; i < dev->pool_pages; i++)
 		put_page(dev->pool[i]);
 	mem_uncharge(dev, dev->pool_pages);
@@ -274,13 +444,12 @@ static void ftlblk_release(void *ctx, u32 ppn)
 
 	if (page) {
 		/*
-		 * Unpublish first: once released, the page may be freed
-		 * (a full release array frees it at once) or reused, and a
-		 * lock-free reader must not find it through data[] then.
+		 * Unpublish first: the grace period that lets the page be
+		 * reused waits only for readers that could find it, those
+		 * that started before this.
 		 */
 		ftlblk_set_data(dev, ppn, NULL);
 		dev->data_pages--;
-		set_page_private(page, 0);
 		ftlblk_release_page(dev, page);
 	}
 }

@@ -56,9 +56,11 @@ bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev)
 {
 	bool work;
 
+	ftlblk_count(dev, FTLBLK_PC_FLUSH_REQUESTS, 1);
+	if (!ftlblk_cache_on(dev))
+		return false;
 	spin_lock(&dev->lock);
-	dev->ctr.flush_requests++;
-	work = ftlblk_cache_on(dev) && dev->cache.entries;
+	work = dev->cache.entries;
 	spin_unlock(&dev->lock);
 	return work;
 }
@@ -243,6 +245,7 @@ int ftlblk_cache_init(struct ftlblk_dev *dev)
 {
 	struct ftl_geometry geo;
 	u64 pages;
+	int err;
 
 	mutex_init(&dev->power_mutex);
 	if (!dev->cfg.val[FTLBLK_WRITE_CACHE])
@@ -250,7 +253,9 @@ int ftlblk_cache_init(struct ftlblk_dev *dev)
 	ftl_get_geometry(dev->ftl, &geo);
 	pages = ((u64)dev->cfg.val[FTLBLK_CACHE_MIB] << 20) >>
 		dev->page_shift;
-	return ftl_cache_init(&dev->cache, geo.logical_pages, pages);
+	err = ftl_cache_init(&dev->cache, geo.logical_pages, pages);
+	dev->cache_on = !err;
+	return err;
 }
 
 /**
@@ -269,4 +274,5 @@ void ftlblk_cache_exit(struct ftlblk_dev *dev)
 			cond_resched();
 	}
 	ftl_cache_free(&dev->cache);
+	dev->cache_on = false;
 }

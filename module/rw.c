@@ -16,14 +16,15 @@
  *   partial writes to one page cannot lose each other).
  * - Like NAND, a data page is never modified once programmed: writes go
  *   to a new page and GC only moves the pointer. So a read only needs to
- *   find the page and pin it, and it does that without the lock, as the
- *   page cache does (pin_unlocked()); it copies from the pinned page,
- *   whose memory outlives a concurrent overwrite, discard or erase. Only
- *   a read that races with a change of its own page looks up under the
- *   lock.
+ *   find the page, and it finds and copies it under rcu_read_lock() with
+ *   no lock and no reference, as brd does: a page the FTL releases
+ *   (overwrite, discard, erase) is reused or freed only after a grace
+ *   period (pages.c), so its memory outlives every reader that may have
+ *   found it. Only a read that races with a change of its own page looks
+ *   up under the lock.
  * - With the write cache a page's latest data may be a cached page
- *   (store.c): readers look there first, with the same pin-and-recheck,
- *   and writes store into it (or, FUA, program and drop the cached copy).
+ *   (store.c): readers look there first, and writes store a new page in
+ *   its place (or, FUA, program it and drop the cached copy).
  */
 #include <linux/bio.h>
 #include <linux/highmem.h>
@@ -114,41 +115,32 @@ static unsigned int next_batch(struct ftlblk_dev *dev, u64 *pos,
 	return n;
 }
 
-/* A host read of one page that the FTL does not count (see pin_locked()). */
+/* A host read of one page that the FTL does not count (see find_locked()). */
 static void count_read(struct ftlblk_dev *dev, const struct page *page)
 {
-	this_cpu_inc(dev->reads->pages);
+	ftlblk_count(dev, FTLBLK_PC_HOST_PAGES_READ, 1);
 	if (!page)
-		this_cpu_inc(dev->reads->unmapped);
+		ftlblk_count(dev, FTLBLK_PC_UNMAPPED_READS, 1);
 }
 
 /*
- * Find the page holding @lpn's data and pin it without dev->lock, as the
- * page cache finds its pages: look up, take a reference unless the page
- * is being freed, then check the lookup still holds. The page may have
- * been freed and reused meanwhile (a reference to it is harmless, the
- * re-check fails and drops it); if the re-check passes it is @lpn's
- * current data, and stays unmodified while pinned, because only pages
- * nobody pins are recycled (ftlblk_pages_put()). Counts the read.
+ * Find the page holding @lpn's data without dev->lock, under
+ * rcu_read_lock(): look up, then check the lookup still holds. A page
+ * found that way is @lpn's data (current, or replaced since, which a read
+ * racing with a write may return), and stays unmodified until the caller
+ * leaves the RCU read-side section. Counts the read.
  *
  * Return: false if a write, discard or GC of this page got in the way;
- * *@pagep is then NULL and the caller looks up under the lock.
+ * the caller looks up under the lock then.
  */
-static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
-			 u32 *ppnp)
+static bool find_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+			  u32 *ppnp)
 {
 	u32 ppn, frame;
-	struct page *page;
-	int cached;
 
 	*ppnp = FTL_UNMAPPED;	/* a cache hit reads no flash */
-	if (ftlblk_cache_on(dev)) {
-		cached = ftlblk_cached_page_unlocked(dev, lpn, pagep);
-		if (cached < 0)
-			return false;
-		if (cached)
-			goto count;
-	}
+	if (ftlblk_cache_on(dev) && ftlblk_cached_page_unlocked(dev, lpn, pagep))
+		goto count;
 	ppn = ftl_lookup_unlocked(dev->ftl, lpn);
 	*pagep = NULL;
 	*ppnp = ppn;
@@ -156,16 +148,17 @@ static bool pin_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 		frame = READ_ONCE(dev->data[ppn]);
 		if (!frame)
 			return false;	/* being installed or released */
-		page = pfn_to_page(frame - 1);
-		if (!get_page_unless_zero(page))
-			return false;
-		/* A full barrier: these see any release before the pin. */
+		/*
+		 * @ppn may have been erased and programmed for another lpn
+		 * since the lookup: then the map no longer points at it, or
+		 * it holds another frame (a released frame comes back only
+		 * after a grace period, so not while we look).
+		 */
+		smp_rmb();
 		if (ftl_lookup_unlocked(dev->ftl, lpn) != ppn ||
-		    READ_ONCE(dev->data[ppn]) != frame) {
-			put_page(page);
+		    READ_ONCE(dev->data[ppn]) != frame)
 			return false;
-		}
-		*pagep = page;
+		*pagep = pfn_to_page(frame - 1);
 	}
 count:
 	count_read(dev, *pagep);
@@ -173,11 +166,12 @@ count:
 }
 
 /*
- * The slow path of pin_unlocked(): a flash read is counted by the FTL
- * (ftl_read()), a cache hit like pin_unlocked()'s.
+ * The slow path of find_unlocked(), still inside its RCU read-side
+ * section: a flash read is counted by the FTL (ftl_read()), a cache hit
+ * like find_unlocked()'s.
  */
-static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
-		      u32 *ppnp)
+static int find_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+		       u32 *ppnp)
 {
 	u32 ppn = FTL_UNMAPPED;
 	int err = 0;
@@ -191,8 +185,6 @@ static int pin_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 			 ftlblk_data(dev, ppn);
 	}
 	*ppnp = ppn;
-	if (*pagep)
-		get_page(*pagep);
 	spin_unlock(&dev->lock);
 	return err;
 }
@@ -217,33 +209,31 @@ static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 			       struct ftl_timing_req *treq)
 {
 	blk_status_t sts = BLK_STS_OK;
-	unsigned long retry = 0;	/* chunks pin_unlocked() failed */
+	unsigned long retry = 0;	/* chunks find_unlocked() failed */
 	unsigned int i;
 
 	BUILD_BUG_ON(FTLBLK_BATCH_PAGES > BITS_PER_LONG);
-	/* As for the page cache: struct pages stay while we look. */
+	/* Every page found stays ours until the copy is done (pages.c). */
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		if (!pin_unlocked(dev, chunks[i].lpn, &chunks[i].page,
-				  &chunks[i].ppn))
+		if (!find_unlocked(dev, chunks[i].lpn, &chunks[i].page,
+				   &chunks[i].ppn))
 			retry |= BIT(i);
-	rcu_read_unlock();
 	for (i = 0; i < n && sts == BLK_STS_OK; i++)
 		if ((retry & BIT(i)) &&
-		    pin_locked(dev, chunks[i].lpn, &chunks[i].page,
-			       &chunks[i].ppn))
+		    find_locked(dev, chunks[i].lpn, &chunks[i].page,
+				&chunks[i].ppn))
 			sts = BLK_STS_IOERR;
-	if (sts == BLK_STS_OK)
+	if (sts == BLK_STS_OK) {
 		time_reads(dev, treq, chunks, n);
-	for (i = 0; i < n; i++) {
-		struct page *page = chunks[i].page;
+		for (i = 0; i < n; i++) {
+			struct page *page = chunks[i].page;
 
-		if (sts == BLK_STS_OK)
-			cursor_copy(c, page ? page_address(page) + chunks[i].off :
-				    NULL, chunks[i].len, true);
-		if (page)
-			put_page(page);
+			cursor_copy(c, page ? page_address(page) +
+				    chunks[i].off : NULL, chunks[i].len, true);
+		}
 	}
+	rcu_read_unlock();
 	return sts;
 }
 

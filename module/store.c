@@ -19,6 +19,7 @@
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 
 #include "ftlblk.h"
 
@@ -245,38 +246,27 @@ bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
 }
 
 /**
- * ftlblk_cached_page_unlocked() - find and pin @lpn's cached data page
- * without dev->lock (rw.c's lock-free read)
+ * ftlblk_cached_page_unlocked() - what the cache holds for @lpn, without
+ * dev->lock (rw.c's lock-free read)
  * @dev: device with the cache on
  * @lpn: logical page
- * @pagep: receives the pinned page, NULL if @lpn reads as zeroes
+ * @pagep: receives the cached data page, NULL if @lpn reads as zeroes
  *
- * Like the FTL lookup of pin_unlocked(): pin, then check the entry still
- * holds; a cached page is freed only after its entry changed.
+ * Under rcu_read_lock(): a cached page replaced or written back after the
+ * lookup is reused only after a grace period (pages.c), so *@pagep holds
+ * @lpn's data until the caller leaves the read-side section.
  *
- * Return: 1 if @lpn is cached (*@pagep set), 0 if not (look in the FTL),
- * -EAGAIN if the entry changed while pinning (look again under the lock).
+ * Return: true if @lpn is cached (*@pagep set), false if not (look in the
+ * FTL).
  */
-int ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
-				struct page **pagep)
+bool ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+				 struct page **pagep)
 {
 	u32 v = ftl_cache_peek(&dev->cache, lpn);
-	struct page *page;
 
-	*pagep = NULL;
-	if (v == FTL_CACHE_NONE)
-		return 0;
-	if (!ftl_cache_is_handle(v))
-		return 1;
-	page = handle_page(v);
-	if (!get_page_unless_zero(page))
-		return -EAGAIN;
-	if (ftl_cache_peek(&dev->cache, lpn) != v) {
-		put_page(page);
-		return -EAGAIN;
-	}
-	*pagep = page;
-	return 1;
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftlblk: cache read without RCU");
+	*pagep = ftl_cache_is_handle(v) ? handle_page(v) : NULL;
+	return v != FTL_CACHE_NONE;
 }
 
 /* Under dev->lock: the page with @lpn's latest data, NULL for zeroes. */

@@ -28,6 +28,23 @@ static struct ftlblk_dev *to_ftlblk(struct device *d)
 	return dev_to_disk(d)->private_data;
 }
 
+/* Add one CPU's request counters to the snapshot's. */
+static void add_pcpu(struct ftlblk_snapshot *s,
+		     const struct ftlblk_pcpu_stats *p)
+{
+	s->ftl.host_pages_read += p->v[FTLBLK_PC_HOST_PAGES_READ];
+	s->ftl.unmapped_reads += p->v[FTLBLK_PC_UNMAPPED_READS];
+	s->ctr.discard_requests += p->v[FTLBLK_PC_DISCARD_REQUESTS];
+	s->ctr.discard_ranges += p->v[FTLBLK_PC_DISCARD_RANGES];
+	s->ctr.discard_sectors += p->v[FTLBLK_PC_DISCARD_SECTORS];
+	s->ctr.sectors_zeroed += p->v[FTLBLK_PC_SECTORS_ZEROED];
+	s->ctr.write_zeroes_requests += p->v[FTLBLK_PC_WRITE_ZEROES_REQUESTS];
+	s->ctr.flush_requests += p->v[FTLBLK_PC_FLUSH_REQUESTS];
+	s->ctr.mem_limit_rejections += p->v[FTLBLK_PC_MEM_LIMIT_REJECTIONS];
+	s->ctr.timeouts += p->v[FTLBLK_PC_TIMEOUTS];
+	s->ctr.nomem_writes += p->v[FTLBLK_PC_NOMEM_WRITES];
+}
+
 static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 {
 	int cpu;
@@ -44,15 +61,12 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 		s->metadata_bytes += ftl_cache_metadata_bytes(&dev->cache);
 	s->cached_pages = dev->cache.entries;
 	spin_unlock(&dev->lock);
-	for_each_possible_cpu(cpu) {
-		const struct ftlblk_reads *r = per_cpu_ptr(dev->reads, cpu);
-
-		s->ftl.host_pages_read += r->pages;
-		s->ftl.unmapped_reads += r->unmapped;
-	}
+	for_each_possible_cpu(cpu)
+		add_pcpu(s, per_cpu_ptr(dev->pcpu, cpu));
 	ftlblk_timing_stats(dev, &s->timing);
 	spin_lock(&dev->pool_lock);
-	s->pool_bytes = (u64)dev->pool_pages << (PAGE_SHIFT + dev->page_order);
+	s->pool_bytes = (u64)(dev->pool_pages + dev->limbo_pages) <<
+			(PAGE_SHIFT + dev->page_order);
 	spin_unlock(&dev->pool_lock);
 }
 
@@ -213,10 +227,10 @@ static ssize_t reset_stats_store(struct device *d,
 	memset(&dev->ctr, 0, sizeof(dev->ctr));
 	spin_unlock(&dev->lock);
 	ftlblk_timing_reset_stats(dev);
-	/* Readers running now may add to the old values: a reset is a moment. */
+	/* Requests running now may add to the old values: a reset is a moment. */
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(dev->reads, cpu), 0,
-		       sizeof(struct ftlblk_reads));
+		memset(per_cpu_ptr(dev->pcpu, cpu), 0,
+		       sizeof(struct ftlblk_pcpu_stats));
 	return len;
 }
 static DEVICE_ATTR_WO(reset_stats);

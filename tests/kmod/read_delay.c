@@ -3,16 +3,17 @@
  * ftlblk_read_delay - a test module that widens a race window of ftlblk's
  * lock-free read path, so that a guest test can hit it on purpose.
  *
- * A read pins a batch of up to 16 flash pages without the device lock and
- * then copies them into the request one after the other (module/rw.c,
- * read_batch()). A page a reader still pins must not be recycled by the
- * page pool and filled with another write's data before the copy. On a
- * healthy driver the window between pin and copy is a few page copies
- * long, too short for a test to hit a bug in it reliably under QEMU TCG.
- * While this module is loaded, every copy of a flash page into a read
- * request (cursor_copy() with a page and to_rq true) first waits
- * delay_us, so the i-th page of a batch stays pinned i * delay_us longer
- * and concurrent writes overwrite and refill pages inside the window.
+ * A read finds a batch of up to 16 flash pages without the device lock,
+ * under rcu_read_lock(), and then copies them into the request one after
+ * the other (module/rw.c, read_batch()). A page a reader may still copy
+ * must not be reused by the page pool and filled with another write's
+ * data before the RCU grace period. On a healthy driver the window
+ * between finding and copying is a few page copies long, too short for a
+ * test to hit a bug in it reliably under QEMU TCG. While this module is
+ * loaded, every copy of a flash page into a read request (cursor_copy()
+ * with a page and to_rq true) first waits delay_us, so the i-th page of a
+ * batch is copied i * delay_us later and concurrent writes overwrite and
+ * refill pages inside the window.
  * Copies for writes and zero fills are not delayed.
  *
  *   modprobe ftlblk_read_delay delay_us=200
@@ -90,5 +91,5 @@ static void __exit read_delay_exit(void)
 
 module_init(read_delay_init);
 module_exit(read_delay_exit);
-MODULE_DESCRIPTION("ftlblk test: widen the pin-to-copy window of lock-free reads");
+MODULE_DESCRIPTION("ftlblk test: widen the find-to-copy window of lock-free reads");
 MODULE_LICENSE("GPL");

@@ -1,4 +1,5 @@
 # discard_ranges counts requests, not the ranges in them => vm 40-blkdiscard 71-conform-merge
 # file: module/discard.c
-# changes: 2
-s/^\t\tdev->ctr.discard_ranges++;$/\t\tdev->ctr.discard_ranges = dev->ctr.discard_requests;/
+# changes: 3
+/^\t\tftlblk_count(dev, FTLBLK_PC_DISCARD_RANGES, 1);$/d
+s/^\tftlblk_count(dev, FTLBLK_PC_DISCARD_REQUESTS, 1);$/\tftlblk_count(dev, FTLBLK_PC_DISCARD_REQUESTS, 1); ftlblk_count(dev, FTLBLK_PC_DISCARD_RANGES, 1);/

@@ -164,13 +164,12 @@ echo 0 >"$TRACE/events/block/block_rq_complete/enable"
 echo "$clock" >"$TRACE/trace_clock"
 clock=
 trace_stop
-# The pin-to-copy window of lock-free reads, widened on purpose: while
+# The find-to-copy window of lock-free reads, widened on purpose: while
 # ftlblk_read_delay is loaded each flash page a read copies waits 200 us first,
-# so the pages of a 16-page read stay pinned for up to 3 ms while the other
-# threads overwrite them and the page pool hands released pages to new
-# writes. A pool that recycled a page a reader still pins lets the reader
-# copy another write's data (mutant pool-recycles-pinned: hundreds of
-# violations per run here, none without the module).
+# so a 16-page read stays inside its RCU read-side section for up to 3 ms
+# while the other threads overwrite its pages and the pool hands released
+# pages to new writes. A pool that reused a page before the grace period
+# lets the reader copy another write's data (mutant limbo-reuses-early).
 ok "modprobe ftlblk_read_delay delay_us=200" modprobe ftlblk_read_delay delay_us=200
 for seed in 5 6; do
 	race_run "reads held pinned 200 us a page, seed $seed" \

@@ -10,7 +10,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio blkdiscard blkop
-plan 11
+plan 12
 
 MIB=256		# 65536 data pages: leaking 1 in 32 exceeds the tolerance
 TOL_PAGES=1024	# 4 MiB; measured noise ~100 pages, metadata of this device ~600
@@ -67,6 +67,15 @@ gc=$(st ftlblk0 gc_runs)
 ok "garbage collection ran ($gc)" test "${gc:-0}" -gt 0
 
 ok "discard the whole device" blkdiscard -f /dev/ftlblk0
+# Released pages wait in limbo for an RCU grace period (milliseconds)
+# before they go back: within 5 s the pool must be down to its 2 MiB.
+i=0
+while [ $i -lt 50 ] && [ "$(st ftlblk0 pool_bytes)" -gt $((2 << 20)) ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ok "limbo let go of the discarded pages (pool_bytes $(st ftlblk0 pool_bytes) <= 2 MiB)" \
+	test "$(st ftlblk0 pool_bytes)" -le $((2 << 20))
 empty=$(free_pages)
 # The device itself still holds its recycle pool (up to 2 MiB) and its
 # metadata; what it says it holds is not data, the rest must come back.
