@@ -15,15 +15,23 @@ set -euo pipefail
 SIZE_MIB=${BENCH_SIZE_MIB:-256}
 RUNTIME=${BENCH_RUNTIME:-5}
 ROUNDS=${BENCH_ROUNDS:-3}
-# 1j: the same job with one fio job instead of two, for the scaling ratio.
-RW_JOBS="randwrite-4k randread-4k randwrite-4k-1j randread-4k-1j write-1m read-1m"
+# fio jobs of the multi-job runs: one per vCPU (VM_CPUS), at least two.
+NJOBS=$(nproc)
+[ "$NJOBS" -ge 2 ] || NJOBS=2
+# 1j: the same job with one fio job instead of NJOBS, for the scaling ratio.
+RW_JOBS=${BENCH_JOBS:-randwrite-4k randread-4k randwrite-4k-1j randread-4k-1j write-1m read-1m}
+# BENCH_PARTS: which parts run (all by default; a subset for quick looks)
+PARTS=${BENCH_PARTS:-rounds discard steady timed memory}
+part() {	# NAME: is the part selected?
+	[[ " $PARTS " == *" $1 "* ]]
+}
 DEVS="ftlblk0 ram0 nullb0 zram0"
 DISCARD_DEVS="ftlblk0 nullb0 zram0"	# brd has no discard
 RAW=/tmp/bench-raw.txt			# round dev job value
 : >"$RAW"
 
 fio_rw() {	# DEV JOB -> IOPS (reads) or write IOPS
-	local rw bs jobs=2
+	local rw bs jobs=$NJOBS
 	case $2 in
 	randwrite-4k*) rw=randwrite bs=4k ;;
 	randread-4k*) rw=randread bs=4k ;;
@@ -96,26 +104,71 @@ rotate() {	# ROUND WORDS... -> the words rotated left by ROUND
 	done
 }
 
+run_job() {	# ROUND DEV JOB: one fio job, and ftlblk's WAF during a write job
+	local r=$1 d=$2 job=$3 host nand
+	host=$(ftl_stat host_pages_written)
+	nand=$(ftl_stat nand_pages_written)
+	echo "$r $d $job $(fio_rw "$d" "$job")" >>"$RAW"
+	if [ "$d" = ftlblk0 ] && [[ $job == *write* ]]; then
+		host=$(($(ftl_stat host_pages_written) - host))
+		nand=$(($(ftl_stat nand_pages_written) - nand))
+		echo "$r ftlblk0 waf-$job $((nand * 1000 / (host ? host : 1)))" >>"$RAW"
+	fi
+}
+
 run_round() {	# ROUND
-	local r=$1 job d v host nand
-	for job in $RW_JOBS; do
+	local r=$1 job d
+	part rounds && for job in $RW_JOBS; do
 		for d in $(rotate "$r" $DEVS); do
-			host=$(ftl_stat host_pages_written)
-			nand=$(ftl_stat nand_pages_written)
-			v=$(fio_rw "$d" "$job")
-			echo "$r $d $job $v" >>"$RAW"
-			if [ "$d" = ftlblk0 ] && [[ $job == *write* ]]; then
-				host=$(($(ftl_stat host_pages_written) - host))
-				nand=$(($(ftl_stat nand_pages_written) - nand))
-				echo "$r ftlblk0 waf-$job $((nand * 1000 / (host ? host : 1)))" >>"$RAW"
-			fi
+			run_job "$r" "$d" "$job"
 		done
 	done
-	for d in $(rotate "$r" $DISCARD_DEVS); do
+	part discard && for d in $(rotate "$r" $DISCARD_DEVS); do
 		echo "$r $d blkdiscard-ms $(discard_whole "$d")" >>"$RAW"
 		echo "$r $d discard-1m-ms $(discard_1m "$d")" >>"$RAW"
 	done
 	echo "round $r done" >&2
+}
+
+# ---- steady state: 4 KiB random writes once the WAF has settled ----------
+# The rounds above write ftlblk0 about twice over (WAF near 3). Written on,
+# a device settles where its over-provisioning puts it: about 6 at 7 %
+# under uniform random writes, the greedy model's value. Age it in passes
+# of one capacity of the same random writes until a pass's WAF is within
+# 5 % of the pass before (at least STEADY_MIN_PASSES passes, so at least
+# 4 x capacity), then measure it against brd in rounds as above.
+STEADY_MIN_PASSES=4
+STEADY_MAX_PASSES=16
+age_pass() {	# -> 1000 x the WAF of one capacity of random 4 KiB writes
+	local host nand
+	host=$(ftl_stat host_pages_written)
+	nand=$(ftl_stat nand_pages_written)
+	fio --eta=never --name=age --filename=/dev/ftlblk0 --rw=randwrite \
+		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+		--numjobs="$NJOBS" --size=${SIZE_MIB}M \
+		--io_size=$((SIZE_MIB * 1024 / NJOBS))k --randrepeat=0 \
+		--norandommap >/dev/null 2>&1
+	host=$(($(ftl_stat host_pages_written) - host))
+	nand=$(($(ftl_stat nand_pages_written) - nand))
+	echo $((nand * 1000 / (host ? host : 1)))
+}
+
+steady_state() {
+	local p w prev=0 r d
+	for ((p = 1; p <= STEADY_MAX_PASSES; p++)); do
+		w=$(age_pass)
+		echo "$p ftlblk0 age-waf $w" >>"$RAW"
+		if [ "$p" -ge $STEADY_MIN_PASSES ] &&
+		   [ $((100 * (w > prev ? w - prev : prev - w))) -le $((5 * w)) ]; then
+			break
+		fi
+		prev=$w
+	done
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for d in $(rotate "$r" ftlblk0 ram0); do
+			run_job "$r" "$d" randwrite-4k-steady
+		done
+	done
 }
 
 # awk: sort v[0..n-1] (insertion sort, busybox awk has no asort), m = median
@@ -138,6 +191,26 @@ ratio() {	# DEVA JOBA DEVB JOBB
 		$2 == da && $3 == ja { a[$1] = $4 }
 		$2 == db && $3 == jb { b[$1] = $4 }
 		END { for (r in a) if ((r in b) && b[r] > 0) v[n++] = a[r] / b[r]
+		      if (!n) { print "- - -"; exit }
+		      '"$AWK_MEDIAN"'
+		      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW"
+}
+
+waf_stats() {	# ftlblk0's waf-JOB records -> "median min max", as ratios
+	stats ftlblk0 "$1" | awk '$1 == "-" { print; next }
+		{ printf "%.3f %.3f %.3f\n", $1 / 1000, $2 / 1000, $3 / 1000 }'
+}
+
+# per-round (ftlblk NJOBS/1 job) / (brd NJOBS/1 job) of JOB -> "median min max"
+scaling_ratio() {	# JOB
+	awk -v j="$1" '
+		$3 == j { a[$1 " " $2] = $4 }
+		$3 == j "-1j" { b[$1 " " $2] = $4 }
+		END { for (k in a) { split(k, f, " ")
+			if (f[2] != "ftlblk0") continue
+			r = f[1]
+			if (b[r " ftlblk0"] > 0 && b[r " ram0"] > 0 && a[r " ram0"] > 0)
+				v[n++] = (a[r " ftlblk0"] / b[r " ftlblk0"]) / (a[r " ram0"] / b[r " ram0"]) }
 		      if (!n) { print "- - -"; exit }
 		      '"$AWK_MEDIAN"'
 		      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW"
@@ -171,19 +244,29 @@ report() {
 		echo
 	done
 	echo
-	echo "scaling, 2 jobs / 1 job (goal >= 1.7 for ftlblk):"
-	printf '%-16s%-22s%-22s\n' job ftlblk0 brd
+	echo "scaling, $NJOBS jobs / 1 job (goal: ftlblk's >= 0.9 x brd's):"
+	printf '%-16s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd"
 	for job in randwrite-4k randread-4k; do
-		printf '%-16s%-22s%-22s\n' "$job" \
+		printf '%-16s%-22s%-22s%-22s\n' "$job" \
 			"$(fmt "$(ratio ftlblk0 "$job" ftlblk0 "$job-1j")")" \
-			"$(fmt "$(ratio ram0 "$job" ram0 "$job-1j")")"
+			"$(fmt "$(ratio ram0 "$job" ram0 "$job-1j")")" \
+			"$(fmt "$(scaling_ratio "$job")")"
 	done
 	echo
 	echo "ftlblk0 write amplification during the write jobs (device full, GC running):"
 	for job in randwrite-4k randwrite-4k-1j write-1m; do
-		printf '  %-16s WAF %s\n' "$job" \
-			"$(fmt "$(stats ftlblk0 "waf-$job" | awk '{ printf "%.3f %.3f %.3f", $1 / 1000, $2 / 1000, $3 / 1000 }')")"
+		printf '  %-20s WAF %s\n' "$job" "$(fmt "$(waf_stats "waf-$job")")"
 	done
+	echo
+	echo "steady state: $(awk '$3 == "age-waf" { n++; w = w sep sprintf("%.2f", $4 / 1000); sep = " " }
+		END { printf "aged %d x capacity with random 4 KiB writes, WAF per pass: %s", n, w }' "$RAW")"
+	printf '%-20s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd (goal >= 0.5)"
+	printf '%-20s%-22s%-22s%-22s\n' randwrite-4k-steady \
+		"$(fmt "$(stats ftlblk0 randwrite-4k-steady)")" \
+		"$(fmt "$(stats ram0 randwrite-4k-steady)")" \
+		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady ram0 randwrite-4k-steady)")"
+	printf '  %-20s WAF %s\n' randwrite-4k-steady \
+		"$(fmt "$(waf_stats waf-randwrite-4k-steady)")"
 	echo
 	echo "discard of a full ${SIZE_MIB} MiB device, milliseconds (goal: ftlblk / peer <= 1):"
 	printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' job ftlblk0 null_blk zram \
@@ -195,6 +278,26 @@ report() {
 			"$(fmt "$(stats zram0 "$job")")" \
 			"$(fmt "$(ratio ftlblk0 "$job" nullb0 "$job")")" \
 			"$(fmt "$(ratio ftlblk0 "$job" zram0 "$job")")"
+	done
+}
+
+# BENCH_PROFILE=1: where the guest's CPU time goes during each job on
+# ftlblk0 (perf, every CPU, flat by symbol), after the measured rounds so
+# that perf's own cost touches no ratio. ftlblk0 is at steady state then.
+profile() {
+	local job
+	command -v perf >/dev/null || { echo "BENCH_PROFILE: no perf in the guest"; return; }
+	for job in randwrite-4k randread-4k write-1m read-1m; do
+		echo
+		echo "perf profile of $job on ftlblk0 ($NJOBS jobs; fio's own samples, user and kernel: symbols >= 1 %):"
+		fio_rw ftlblk0 "$job" >/dev/null &
+		sleep 1		# fio's ramp time
+		perf record -q -a -F 499 -o /tmp/bench-perf.data -- \
+			sleep $((RUNTIME - 1 > 1 ? RUNTIME - 1 : 1)) 2>/dev/null || true
+		wait
+		perf report -i /tmp/bench-perf.data --comms fio --no-children --sort sym \
+			--percent-limit 1 --stdio 2>/dev/null |
+			awk '/^ *[0-9.]+%/ { print "  " $0 }' | head -n 25
 	done
 }
 
@@ -229,6 +332,7 @@ timed_dev() {	# fresh timed device, prints its name
 	echo 1 >"$TCFG/timing"
 	echo "$TSIZE" >"$TCFG/size"
 	echo 64 >"$TCFG/pages_per_block"
+	echo 1 >"$TCFG/poll_queues"	# for the polled QD1 reads
 	echo 1 >"$TCFG/power"
 	echo "ftlblk$(cat "$TCFG/index")"
 }
@@ -249,6 +353,17 @@ timing_round() {	# ROUND
 	echo "$r timed qd1-read-us $(timed_fio "$d" --rw=randread --bs=4k \
 		--ioengine=psync --runtime="$RUNTIME" --time_based --size=16M |
 		awk -F';' '{ print $40 }')" >>"$RAW"
+	# the same through io_uring: on brd, interrupt-driven, and polled
+	# (--hipri: the submitter spins in ftlblk_poll(), poll_queues=1)
+	echo "$r brd qd1-read-uring-us $(timed_fio ram0 --rw=randread --bs=4k \
+		--ioengine=io_uring --runtime="$RUNTIME" --time_based --size=16M |
+		awk -F';' '{ print $40 }')" >>"$RAW"
+	echo "$r timed qd1-read-uring-us $(timed_fio "$d" --rw=randread --bs=4k \
+		--ioengine=io_uring --runtime="$RUNTIME" --time_based --size=16M |
+		awk -F';' '{ print $40 }')" >>"$RAW"
+	echo "$r timed qd1-read-polled-us $(timed_fio "$d" --rw=randread --bs=4k \
+		--ioengine=io_uring --hipri --runtime="$RUNTIME" --time_based \
+		--size=16M | awk -F';' '{ print $40 }')" >>"$RAW"
 	# steady state: fill, 2 x capacity of random writes, then measure
 	timed_fio "$d" --rw=write --bs=1m --ioengine=libaio --iodepth=8 >/dev/null
 	timed_fio "$d" --rw=randwrite --bs=4k --ioengine=libaio --iodepth=32 \
@@ -282,23 +397,43 @@ timing_report() {
 				      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW")")"
 	done
 	echo "(qd1-read-us: a ratio above 1 is the TCG overhead of a timed request; tests/vm/guest/41-timing.sh measures it)"
+	echo
+	echo "QD1 4 KiB reads through io_uring, mean latency in us, against the model plus brd's latency in the same round (goal for polled: within 10 %):"
+	printf '%-26s%-36s%-22s\n' job fio "fio / (model + brd)"
+	printf '%-26s%-36s\n' brd "$(fmt "$(stats brd qd1-read-uring-us)")"
+	for job in qd1-read-uring-us qd1-read-polled-us; do
+		printf '%-26s%-36s%-22s\n' "$job" "$(fmt "$(stats timed "$job")")" \
+			"$(fmt "$(awk -v j="$job" -v m="$(stats model qd1-read-us | cut -d' ' -f1)" '
+				$2 == "timed" && $3 == j { t[$1] = $4 }
+				$2 == "brd" && $3 == "qd1-read-uring-us" { b[$1] = $4 }
+				END { for (r in t) if (r in b) v[n++] = t[r] / (m + b[r])
+				      if (!n) { print "- - -"; exit }
+				      '"$AWK_MEDIAN"'
+				      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW")")"
+	done
 }
 
 setup
 for d in $DEVS; do
 	fill "$d"
 done
-for ((r = 1; r <= ROUNDS; r++)); do
-	run_round "$r"
-done
-timing_model
-for ((r = 1; r <= ROUNDS; r++)); do
-	timing_round "$r"
-done
+if part rounds || part discard; then
+	for ((r = 1; r <= ROUNDS; r++)); do
+		run_round "$r"
+	done
+fi
+part steady && steady_state
+if part timed; then
+	timing_model
+	for ((r = 1; r <= ROUNDS; r++)); do
+		timing_round "$r"
+	done
+fi
 report
-timing_report
-memory_report
+part timed && timing_report
+[ "${BENCH_PROFILE:-0}" = 1 ] && profile
+part memory && memory_report
 echo
-echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs)"
+echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs), nomem_writes $(ftl_stat nomem_writes)"
 cp "$RAW" /out/bench-raw.txt
 modprobe -r ftlblk brd null_blk zram
