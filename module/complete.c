@@ -11,7 +11,10 @@
  * programs, and the relocations and erases of the GC it triggers - is
  * charged to the dies and channels of the model in the order the FTL
  * issues it. If the modeled completion lies in the future, an hrtimer
- * ends the request then (as null_blk's irqmode=2), else it ends now.
+ * ends the request then (as null_blk's irqmode=2), else it ends now. On a
+ * poll queue (poll_queues) the submitter polls instead (io_uring IOPOLL):
+ * the request waits on its queue's list and ftlblk_poll() ends it once
+ * its time has come, so no interrupt and no wake-up adds to its latency.
  *
  * With timing=0 none of this runs: each hook is one test of
  * dev->timing_on.
@@ -90,6 +93,86 @@ void ftlblk_timing_init_cmd(struct ftlblk_cmd *cmd)
 {
 	ftlblk_compat_hrtimer_setup(&cmd->timer, ftlblk_timer_expired,
 				    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	INIT_LIST_HEAD(&cmd->poll_entry);
+	cmd->poll_waiting = false;
+}
+
+/* @rq waits on its poll queue until ftlblk_poll() finds it due. */
+static void poll_wait(struct request *rq)
+{
+	struct ftlblk_pollq *pq = rq->mq_hctx->driver_data;
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	spin_lock(&pq->lock);
+	list_add_tail(&cmd->poll_entry, &pq->list);
+	cmd->poll_waiting = true;
+	spin_unlock(&pq->lock);
+}
+
+/*
+ * Take @rq from whatever would end it at its modeled time (its timer, or
+ * its poll queue). Return: true if it was waiting there: the caller ends
+ * it now.
+ */
+static bool stop_waiting(struct request *rq)
+{
+	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct ftlblk_pollq *pq;
+	bool waiting;
+
+	if (rq->mq_hctx->type != HCTX_TYPE_POLL)
+		return hrtimer_try_to_cancel(&cmd->timer) == 1;
+	pq = rq->mq_hctx->driver_data;
+	spin_lock(&pq->lock);
+	waiting = cmd->poll_waiting;
+	if (waiting) {
+		list_del_init(&cmd->poll_entry);
+		cmd->poll_waiting = false;
+	}
+	spin_unlock(&pq->lock);
+	return waiting;
+}
+
+/**
+ * ftlblk_poll() - end the requests of a poll queue whose time has come
+ * @hctx: a poll queue (HCTX_TYPE_POLL)
+ * @iob: completion batch (not used: each request ends on its own)
+ *
+ * Called by blk-mq for a submitter that polls (io_uring IOPOLL), in its
+ * task, over and over until something completes. With timing=0 every
+ * request has ended in queue_rq, so there is never anything to do.
+ *
+ * Return: how many requests it ended.
+ */
+int ftlblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct ftlblk_dev *dev = hctx->queue->queuedata;
+	struct ftlblk_pollq *pq = hctx->driver_data;
+	struct ftlblk_cmd *cmd, *next;
+	LIST_HEAD(due);
+	int nr = 0;
+	u64 now;
+
+	/* A stale answer only defers a request to the next poll. */
+	if (list_empty_careful(&pq->list))
+		return 0;
+	now = ktime_get_ns();
+	spin_lock(&pq->lock);
+	list_for_each_entry_safe(cmd, next, &pq->list, poll_entry) {
+		if (cmd->treq.done > now)
+			continue;
+		list_move_tail(&cmd->poll_entry, &due);
+		cmd->poll_waiting = false;
+	}
+	spin_unlock(&pq->lock);
+	list_for_each_entry_safe(cmd, next, &due, poll_entry) {
+		struct request *rq = blk_mq_rq_from_pdu(cmd);
+
+		list_del_init(&cmd->poll_entry);
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, cmd->sts));
+		nr++;
+	}
+	return nr;
 }
 
 /**
@@ -231,9 +314,10 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	/*
 	 * Decide and arm under timing_lock, which ftlblk_timing_end_pending()
 	 * takes after setting power_off or timers_cut: either it finds the
-	 * timer armed, or this sees its flag. Once armed, the timer owns the
-	 * request (it may end it, and the tag be reused, at once): nothing
-	 * here touches it after.
+	 * timer armed (or the request on its poll queue), or this sees its
+	 * flag. Once armed, the timer or the poller owns the request (it may
+	 * end it, and the tag be reused, at once): nothing here touches it
+	 * after.
 	 */
 	spin_lock(&dev->timing_lock);
 	ftlblk_trace_complete(dev, rq,
@@ -242,8 +326,11 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 	       !READ_ONCE(dev->power_off) && !dev->timers_cut;
 	if (wait) {
 		cmd->sts = sts;
-		hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
-			      HRTIMER_MODE_ABS);
+		if (rq->mq_hctx->type == HCTX_TYPE_POLL)
+			poll_wait(rq);
+		else
+			hrtimer_start(&cmd->timer, ns_to_ktime(cmd->treq.done),
+				      HRTIMER_MODE_ABS);
 	}
 	spin_unlock(&dev->timing_lock);
 	if (!wait)
@@ -256,7 +343,7 @@ static bool end_if_waiting(struct request *rq, void *data)
 	struct ftlblk_dev *dev = data;
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	if (hrtimer_try_to_cancel(&cmd->timer) == 1)
+	if (stop_waiting(rq))
 		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, cmd->sts));
 	return true;
 }
@@ -301,7 +388,7 @@ enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq)
 	struct ftlblk_dev *dev = rq->q->queuedata;
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	if (!dev->timing_on || hrtimer_try_to_cancel(&cmd->timer) != 1)
+	if (!dev->timing_on || !stop_waiting(rq))
 		return BLK_EH_RESET_TIMER;
 	ftlblk_count(dev, FTLBLK_PC_TIMEOUTS, 1);
 	pr_warn_ratelimited("%s: request at sector %llu timed out waiting %llu ms for the modeled flash\n",

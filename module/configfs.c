@@ -158,6 +158,7 @@ FTLBLK_FIELD_ATTR(read_us, FTLBLK_READ_US);
 FTLBLK_FIELD_ATTR(program_us, FTLBLK_PROGRAM_US);
 FTLBLK_FIELD_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_FIELD_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
+FTLBLK_FIELD_ATTR(poll_queues, FTLBLK_POLL_QUEUES);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -321,6 +322,7 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_program_us,
 	&ftlblk_item_attr_erase_us,
 	&ftlblk_item_attr_channel_mbps,
+	&ftlblk_item_attr_poll_queues,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_power_cut,

@@ -56,6 +56,7 @@ enum ftlblk_field_id {
 	FTLBLK_PROGRAM_US,
 	FTLBLK_ERASE_US,
 	FTLBLK_CHANNEL_MBPS,
+	FTLBLK_POLL_QUEUES,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -143,15 +144,23 @@ struct ftlblk_pcpu_stats {
 #define FTLBLK_MAX_FRAME	((unsigned long)FTL_CACHE_MAX_HANDLE - 1)
 /* Free data pages kept for reuse: two largest requests' worth. */
 #define FTLBLK_POOL_MAX_BYTES	(2 * SZ_1M)
+/*
+ * How often limbo is trimmed to what writers took from it: long against
+ * a grace period (milliseconds), short for memory to come back.
+ */
+#define FTLBLK_LIMBO_SCAN_MS	50
 
 /**
  * struct ftlblk_cmd - per-request driver data
  * @work: runs the request on ftlblk_wq (worker.c)
  * @treq: with timing=1, the request's modeled flash operations (complete.c)
  * @timer: with timing=1, ends the request at its modeled completion time
- * @sts: the status @timer ends it with
+ * @sts: the status @timer or the poller ends it with
  * @gen: the power cycle it started in (&ftlblk_dev.cuts_seen then): a cut
  *	since may have dropped its effect from the write cache
+ * @poll_entry: with timing=1 on a poll queue, in its &ftlblk_pollq.list
+ *	until its modeled completion time (instead of @timer)
+ * @poll_waiting: on that list (under the &ftlblk_pollq's lock)
  * @pages: a write's new data pages, taken before it touches the FTL; a
  *	discard's pages released by one batch of unmaps
  */
@@ -161,6 +170,8 @@ struct ftlblk_cmd {
 	struct hrtimer timer;
 	blk_status_t sts;
 	u32 gen;
+	struct list_head poll_entry;
+	bool poll_waiting;
 	struct page *pages[FTLBLK_MAX_RQ_PAGES];
 };
 
@@ -175,6 +186,19 @@ struct ftlblk_released {
 	unsigned int max;
 	unsigned int nr;
 };
+
+/**
+ * struct ftlblk_pollq - one poll queue's requests that wait for their
+ * modeled completion (timing=1): the poller ends them (complete.c)
+ * @lock: protects @list and the &ftlblk_cmd.poll_waiting of its requests;
+ *	nests inside &ftlblk_dev.timing_lock; O(requests on the queue) per
+ *	hold, at most hw_queue_depth
+ * @list: the waiting requests' &ftlblk_cmd.poll_entry
+ */
+struct ftlblk_pollq {
+	spinlock_t lock;	/* protects list, see above */
+	struct list_head list;
+} ____cacheline_aligned_in_smp;
 
 /* power_cut_mode: what a power cut does to the cached updates. */
 enum ftlblk_cut_mode {
@@ -200,10 +224,9 @@ struct ftlblk_dev {
 	 * data[ppn] is the page frame number + 1 of the memory holding
 	 * physical page ppn, 0 if none (written under lock): 4 bytes where a
 	 * pointer takes 8, which keeps the page table at 0.1 % of the
-	 * capacity (RAM must end below 16 TiB, checked at load). The page's
-	 * private field holds the logical page it belongs to: the spare area
-	 * of a NAND page, which spares the FTL core its reverse map
-	 * (ftl_ops.read_oob).
+	 * capacity (RAM must end below 16 TiB, checked at load). The FTL
+	 * core keeps the reverse map (each physical page's lpn) itself, in
+	 * an array GC reads in block order, rather than in struct page.
 	 */
 	u32 *data;
 	struct ftlblk_pcpu_stats __percpu *pcpu;
@@ -263,12 +286,17 @@ struct ftlblk_dev {
 	/*
 	 * Released pages that readers may still copy from: linked by
 	 * page->lru, oldest first, page->private their RCU grace-period
-	 * cookie. Reused or freed once it has passed; limbo_work does that
-	 * when no request does (queued while limbo_work_armed).
+	 * cookie; reused once it has passed (pages.c). limbo_took counts
+	 * the pages writers took from it since limbo_work last ran, which
+	 * frees the ripe pages beyond that (queued while limbo_work_armed).
+	 * limbo_kicked is the last cookie a grace period was asked for
+	 * (read and written without the lock: a lost update asks twice).
 	 */
 	struct list_head limbo;
 	unsigned long limbo_pages;
+	unsigned long limbo_took;
 	bool limbo_work_armed;
+	unsigned long limbo_kicked;
 	/*
 	 * With mem_limit_mib (mem_limit_pages != 0, frozen at power-on):
 	 * data pages taken from the page allocator and not given back yet,
@@ -303,7 +331,9 @@ struct ftlblk_dev {
 	 */
 	bool removing;
 	struct work_struct ro_work;	/* marks the disk read-only */
-	struct rcu_work limbo_work;	/* see limbo */
+	struct delayed_work limbo_work;	/* see limbo */
+	/* One per hardware queue (the default ones unused), hctx->driver_data */
+	struct ftlblk_pollq *pollqs;
 	/* power_mutex serializes cutting and restoring the power. */
 	struct mutex power_mutex;
 	unsigned int cut_mode;		/* power_cut_mode */
@@ -478,6 +508,7 @@ void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 			blk_status_t sts);
 void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut);
 enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq);
+int ftlblk_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
 void ftlblk_timing_stats(struct ftlblk_dev *dev, struct ftl_timing_stats *st);
 void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 

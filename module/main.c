@@ -118,6 +118,9 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 	[FTLBLK_ERASE_US] = { .name = "erase_us", .min = 1,
 			      .max = FTL_TIMING_MAX_US,
 			      .help = "1..1000000 (microseconds, block erase tBERS)" },
+	[FTLBLK_POLL_QUEUES] = { .name = "poll_queues", .min = 0,
+				 .max = 256,
+				 .help = "0..256 (polled hardware queues)" },
 	[FTLBLK_CHANNEL_MBPS] = { .name = "channel_mbps", .min = 1,
 				  .max = FTL_TIMING_MAX_MBPS,
 				  .help = "1..100000 (MB/s per channel)" },
@@ -204,6 +207,8 @@ FTLBLK_FIELD_PARAM(erase_us, FTLBLK_ERASE_US,
 		   "Block erase time tBERS in microseconds, 1..1000000. Default: 2000");
 FTLBLK_FIELD_PARAM(channel_mbps, FTLBLK_CHANNEL_MBPS,
 		   "Channel bandwidth in MB/s, 1..100000. Default: 200");
+FTLBLK_FIELD_PARAM(poll_queues, FTLBLK_POLL_QUEUES,
+		   "Polled hardware queues (io_uring IOPOLL, REQ_POLLED), 0..256. Default: 0");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -324,9 +329,47 @@ static int ftlblk_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	return 0;
 }
 
+/* Each hardware queue's poll list (used on the poll queues only). */
+static int ftlblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			    unsigned int hctx_idx)
+{
+	struct ftlblk_dev *dev = data;
+
+	hctx->driver_data = &dev->pollqs[hctx_idx];
+	return 0;
+}
+
+/*
+ * submit_queues default queues, then poll_queues poll queues (as
+ * null_blk maps them); no separate read queues.
+ */
+static void ftlblk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct ftlblk_dev *dev = set->driver_data;
+	unsigned int poll = dev->cfg.val[FTLBLK_POLL_QUEUES];
+	unsigned int i, offset = 0;
+
+	for (i = 0; i < set->nr_maps; i++) {
+		struct blk_mq_queue_map *map = &set->map[i];
+
+		if (i == HCTX_TYPE_DEFAULT)
+			map->nr_queues = set->nr_hw_queues - poll;
+		else
+			map->nr_queues = i == HCTX_TYPE_POLL ? poll : 0;
+		if (!map->nr_queues)
+			continue;
+		map->queue_offset = offset;
+		offset += map->nr_queues;
+		blk_mq_map_queues(map);
+	}
+}
+
 static const struct blk_mq_ops ftlblk_mq_ops = {
 	.queue_rq = ftlblk_queue_rq,
 	.init_request = ftlblk_init_request,
+	.init_hctx = ftlblk_init_hctx,
+	.map_queues = ftlblk_map_queues,
+	.poll = ftlblk_poll,
 	.timeout = ftlblk_timing_timeout,
 };
 
@@ -346,6 +389,7 @@ static void ftlblk_free_disk(struct gendisk *disk)
 	struct ftlblk_dev *dev = disk->private_data;
 
 	ida_free(&ftlblk_indexes, dev->index);
+	kfree(dev->pollqs);
 	kfree(dev);
 }
 
@@ -515,9 +559,13 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	struct gendisk *disk;
 	int err;
 
+	unsigned int poll = dev->cfg.val[FTLBLK_POLL_QUEUES], i;
+
 	set->ops = &ftlblk_mq_ops;
-	set->nr_hw_queues = dev->cfg.val[FTLBLK_SUBMIT_QUEUES] ?:
-			    num_possible_cpus();
+	set->driver_data = dev;
+	set->nr_hw_queues = (dev->cfg.val[FTLBLK_SUBMIT_QUEUES] ?:
+			     num_possible_cpus()) + poll;
+	set->nr_maps = poll ? HCTX_MAX_TYPES : 1;
 	set->queue_depth = dev->cfg.val[FTLBLK_HW_QUEUE_DEPTH];
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct ftlblk_cmd);
@@ -527,16 +575,25 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	 * nothing from an I/O scheduler, and users can still choose one.
 	 */
 	set->flags = FTLBLK_MQ_F_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
+	dev->pollqs = kcalloc(set->nr_hw_queues, sizeof(*dev->pollqs),
+			      GFP_KERNEL);
+	if (!dev->pollqs)
+		return -ENOMEM;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		spin_lock_init(&dev->pollqs[i].lock);
+		INIT_LIST_HEAD(&dev->pollqs[i].list);
+	}
 	err = blk_mq_alloc_tag_set(set);
 	if (err)
-		return err;
+		goto free_pollqs;
 	ftlblk_fill_limits(dev, &lim);
 	/* With the cache, flushes and FUA writes reach us (power.c). */
 	disk = ftlblk_compat_alloc_disk(set, &lim,
 					dev->cfg.val[FTLBLK_WRITE_CACHE], dev);
 	if (IS_ERR(disk)) {
 		blk_mq_free_tag_set(set);
-		return PTR_ERR(disk);
+		err = PTR_ERR(disk);
+		goto free_pollqs;
 	}
 	dev->disk = disk;
 	disk->major = ftlblk_major;
@@ -548,6 +605,11 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	set_capacity(disk, (sector_t)dev->cfg.val[FTLBLK_SIZE] <<
 		     (20 - SECTOR_SHIFT));
 	return 0;
+
+free_pollqs:
+	kfree(dev->pollqs);
+	dev->pollqs = NULL;
+	return err;
 }
 
 /**
@@ -605,6 +667,7 @@ free_disk:
 	/* Not added: put_disk() does not call free_disk, we free dev. */
 	put_disk(dev->disk);
 	blk_mq_free_tag_set(&dev->tag_set);
+	kfree(dev->pollqs);
 free_ftl:
 	ftlblk_free_ftl(dev);
 free_index:

@@ -6,10 +6,9 @@
  * moves a page by moving its pointer in data[]).
  *
  * A write never overwrites in place, so in steady state every programmed
- * page releases one: a small pool recycles them, and a write costs no page
- * allocation and no free. The pool holds at most FTLBLK_POOL_MAX_BYTES
- * (two largest requests' worth); everything beyond goes back to the page
- * allocator at once, so a discard returns its memory to the system.
+ * page releases one, and the released pages feed later writes: a write
+ * costs no page allocation and no free. The pool holds at most
+ * FTLBLK_POOL_MAX_BYTES (two largest requests' worth) of free pages.
  *
  * Pages are handed around in plain arrays (a request's PDU, a batch on the
  * stack), not lists: the hot path touches each page pointer a few times
@@ -21,12 +20,16 @@
  * reader that may have found it is done: an RCU grace period. Released
  * pages wait in dev->limbo, oldest first, each with the grace-period
  * cookie of its release (get_state_synchronize_rcu(), in page->private,
- * free while the page holds no data); whoever takes or gives back pages
- * moves those whose grace period has passed to the pool (or frees them),
- * a few at a time, and an rcu_work does it when nobody does (an idle
- * device, a discard of everything). No one waits for a grace period on
- * the I/O path, except a write on ftlblk_wq that needs limbo's pages to
- * stay within mem_limit_mib.
+ * free while the page holds no data); a grace period is asked for once
+ * per cookie (limbo_kick()). A write whose pool is short takes limbo's
+ * ripe pages (their grace period is over), oldest first; so under steady
+ * overwriting limbo holds what the device released in about one grace
+ * period, and nothing is allocated or freed. Every FTLBLK_LIMBO_SCAN_MS
+ * the limbo work frees the ripe pages the writers did not need in the
+ * last interval (an idle device, a discard of many pages): memory goes
+ * back to the system within tens of milliseconds. No one waits for a
+ * grace period on the I/O path, except a write on ftlblk_wq that needs
+ * limbo's pages to stay within mem_limit_mib.
  *
  * The FTL's release callback runs under dev->lock; it appends the page to
  * the array the lock holder set up with ftlblk_lock() (dev->rel), and
@@ -53,8 +56,9 @@
 #include "ftlblk.h"
 #include "trace.h"
 
-/* Limbo pages one call moves on at most: bounds a pool_lock hold. */
+/* Limbo pages one call frees at most: bounds a pool_lock hold. */
 #define LIMBO_BATCH	64
+
 static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 {
 	/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
@@ -104,36 +108,46 @@ static long mem_excess(struct ftlblk_dev *dev)
 }
 
 /*
- * Move up to LIMBO_BATCH pages whose grace period has passed from limbo
- * to the pool, or to @spill (LIMBO_BATCH entries) if the pool is full or
- * the device is over its memory limit. Under pool_lock.
- * Return: pages put in @spill, for the caller to free after the lock.
+ * Take ripe pages (their grace period has passed) from the head of limbo:
+ * up to @want into the pool while it has room and the device is within
+ * mem_limit_mib; then, if @spill is given, into @spill (at most
+ * LIMBO_BATCH) while limbo holds more than @keep pages or the device is
+ * over its limit, for the caller to free after the lock. Under pool_lock:
+ * at most @want + LIMBO_BATCH pages.
+ * Return: pages put in @spill.
  */
-static unsigned int limbo_reclaim(struct ftlblk_dev *dev, struct page **spill)
+static unsigned int limbo_reclaim(struct ftlblk_dev *dev, unsigned int want,
+				  struct page **spill, unsigned long keep)
 {
+	unsigned int pooled = 0, nr_spill = 0;
+	unsigned long ripe_cookie = 0;
 	long excess = mem_excess(dev);
-	unsigned int moved, nr_spill = 0;
-	unsigned long done_cookie = 0;
-	bool done = false;
+	bool ripe = false;
 
 	lockdep_assert_held(&dev->pool_lock);
-	for (moved = 0; moved < LIMBO_BATCH && dev->limbo_pages; moved++) {
+	while (dev->limbo_pages) {
 		struct page *page = list_first_entry(&dev->limbo, struct page,
 						     lru);
 		unsigned long cookie = page_private(page);
+		bool to_pool = pooled < want && excess <= 0 &&
+			       dev->pool_pages < dev->pool_max;
 
+		if (!to_pool && (!spill || nr_spill == LIMBO_BATCH ||
+				 (dev->limbo_pages <= keep && excess <= 0)))
+			break;
 		/* Pages released together share a cookie: poll it once. */
-		if (!done || cookie != done_cookie) {
+		if (!ripe || cookie != ripe_cookie) {
 			if (!poll_state_synchronize_rcu(cookie))
 				break;
-			done = true;
-			done_cookie = cookie;
+			ripe = true;
+			ripe_cookie = cookie;
 		}
 		list_del(&page->lru);
 		dev->limbo_pages--;
 		set_page_private(page, 0);
-		if (excess <= 0 && dev->pool_pages < dev->pool_max) {
+		if (to_pool) {
 			dev->pool[dev->pool_pages++] = page;
+			pooled++;
 		} else {
 			spill[nr_spill++] = page;
 			excess--;
@@ -153,53 +167,79 @@ static void free_data_pages(struct ftlblk_dev *dev, struct page **pages,
 	mem_uncharge(dev, n);
 }
 
-/* Reclaim limbo until it holds no page whose grace period has passed. */
-static void limbo_drain(struct ftlblk_dev *dev)
+/*
+ * Fill the pool from limbo's ripe pages, and free the ripe pages beyond
+ * @keep (limbo's own pages) and beyond mem_limit_mib.
+ */
+static void limbo_trim(struct ftlblk_dev *dev, unsigned long keep)
 {
 	struct page *spill[LIMBO_BATCH];
-	unsigned int before, n;
+	unsigned int n, pooled;
 
 	do {
 		spin_lock(&dev->pool_lock);
-		before = dev->limbo_pages;
-		n = limbo_reclaim(dev, spill);
-		before -= dev->limbo_pages;
+		pooled = dev->pool_pages;
+		n = limbo_reclaim(dev, LIMBO_BATCH, spill, keep);
+		pooled = dev->pool_pages - pooled;
 		spin_unlock(&dev->pool_lock);
 		free_data_pages(dev, spill, n);
 		cond_resched();
-	} while (before == LIMBO_BATCH);
+	} while (n == LIMBO_BATCH || pooled == LIMBO_BATCH);
 }
 
 /*
- * The reclaim nobody else does: runs a grace period after it was queued,
- * and again for as long as limbo holds pages.
+ * Grace periods start when someone needs one: ask for one when limbo has
+ * pages whose grace period has not been asked for yet (at most once per
+ * grace period, so writers do not queue on RCU's locks).
+ */
+static void limbo_kick(struct ftlblk_dev *dev, unsigned long cookie)
+{
+	if (READ_ONCE(dev->limbo_kicked) == cookie)
+		return;
+	WRITE_ONCE(dev->limbo_kicked, cookie);
+	start_poll_synchronize_rcu();
+}
+
+/*
+ * Every FTLBLK_LIMBO_SCAN_MS while limbo holds pages: writers take ripe
+ * pages from limbo as they need them (pool_take()), so what they took in
+ * the last interval is what they will need in the next; ripe pages beyond
+ * that are not needed (the device went idle, or a discard released many
+ * pages at once) and go back to the system.
  */
 static void limbo_work_fn(struct work_struct *work)
 {
-	struct ftlblk_dev *dev = container_of(to_rcu_work(work),
+	struct ftlblk_dev *dev = container_of(to_delayed_work(work),
 					      struct ftlblk_dev, limbo_work);
+	unsigned long keep;
 	bool again;
 
-	limbo_drain(dev);
+	spin_lock(&dev->pool_lock);
+	keep = dev->limbo_took;
+	dev->limbo_took = 0;
+	spin_unlock(&dev->pool_lock);
+	limbo_trim(dev, keep);
 	spin_lock(&dev->pool_lock);
 	again = dev->limbo_pages;
 	dev->limbo_work_armed = again;
 	spin_unlock(&dev->pool_lock);
-	if (again)
-		queue_rcu_work(system_wq, &dev->limbo_work);
+	if (again) {
+		limbo_kick(dev, get_state_synchronize_rcu());
+		schedule_delayed_work(&dev->limbo_work,
+				      msecs_to_jiffies(FTLBLK_LIMBO_SCAN_MS));
+	}
 }
 
 /*
  * Pages the FTL released: reusable once readers that may have found them
- * are done. Also moves on as many older ones.
+ * are done. O(@n) under pool_lock.
  */
 static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
 			unsigned int n)
 {
 	/* Has a full barrier: the cookie comes after the unpublishing. */
 	unsigned long cookie = get_state_synchronize_rcu();
-	struct page *spill[LIMBO_BATCH];
-	unsigned int i, nr_spill;
+	unsigned int i;
 	bool arm;
 
 	for (i = 0; i < n; i++)
@@ -208,34 +248,34 @@ static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
 	for (i = 0; i < n; i++)
 		list_add_tail(&pages[i]->lru, &dev->limbo);
 	dev->limbo_pages += n;
-	nr_spill = limbo_reclaim(dev, spill);
-	arm = dev->limbo_pages && !dev->limbo_work_armed;
-	if (arm)
-		dev->limbo_work_armed = true;
+	arm = !dev->limbo_work_armed;
+	dev->limbo_work_armed = true;
 	spin_unlock(&dev->pool_lock);
-	free_data_pages(dev, spill, nr_spill);
+	limbo_kick(dev, cookie);
 	if (arm)
-		queue_rcu_work(system_wq, &dev->limbo_work);
+		schedule_delayed_work(&dev->limbo_work,
+				      msecs_to_jiffies(FTLBLK_LIMBO_SCAN_MS));
 }
 
 /*
- * Take up to @n pooled pages into @pages, first moving on limbo pages
- * whose grace period has passed if the pool is short. Return: how many.
+ * Take up to @n pooled pages into @pages, first moving ripe limbo pages
+ * to the pool if it is short. Return: how many.
  */
 static unsigned int pool_take(struct ftlblk_dev *dev, struct page **pages,
 			      unsigned int n)
 {
-	struct page *spill[LIMBO_BATCH];
-	unsigned int pooled, nr_spill = 0;
+	unsigned int pooled, before;
 
 	spin_lock(&dev->pool_lock);
-	if (dev->pool_pages < n && dev->limbo_pages)
-		nr_spill = limbo_reclaim(dev, spill);
+	if (dev->pool_pages < n && dev->limbo_pages) {
+		before = dev->pool_pages;
+		limbo_reclaim(dev, n - dev->pool_pages, NULL, 0);
+		dev->limbo_took += dev->pool_pages - before;
+	}
 	pooled = min(n, dev->pool_pages);
 	dev->pool_pages -= pooled;
 	memcpy(pages, dev->pool + dev->pool_pages, pooled * sizeof(*pages));
 	spin_unlock(&dev->pool_lock);
-	free_data_pages(dev, spill, nr_spill);
 	return pooled;
 }
 
@@ -277,7 +317,7 @@ again:
 		if (waited)
 			return -ENOSPC;
 		synchronize_rcu();
-		limbo_drain(dev);
+		limbo_trim(dev, 0);
 		waited = true;
 		goto again;
 	}
@@ -406,8 +446,10 @@ int ftlblk_pool_init(struct ftlblk_dev *dev)
 	dev->pool_max = FTLBLK_POOL_MAX_BYTES >> (PAGE_SHIFT + dev->page_order);
 	INIT_LIST_HEAD(&dev->limbo);
 	dev->limbo_pages = 0;
+	dev->limbo_took = 0;
+	dev->limbo_kicked = 0;
 	dev->limbo_work_armed = false;
-	INIT_RCU_WORK(&dev->limbo_work, limbo_work_fn);
+	INIT_DELAYED_WORK(&dev->limbo_work, limbo_work_fn);
 	dev->pool = kcalloc(dev->pool_max, sizeof(*dev->pool), GFP_KERNEL);
 	return dev->pool ? 0 : -ENOMEM;
 }
@@ -424,8 +466,8 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 	unsigned int i;
 
 	synchronize_rcu();
-	limbo_drain(dev);
-	flush_rcu_work(&dev->limbo_work);
+	cancel_delayed_work_sync(&dev->limbo_work);
+	limbo_trim(dev, 0);
 	WARN_ON(dev->limbo_pages);
 	for (i = 0; i < dev->pool_pages; i++)
 		put_page(dev->pool[i]);
@@ -463,15 +505,6 @@ static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 	ftlblk_timing_relocate(dev, from, to);
 }
 
-/* The lpn stored with the data page: the NAND page's spare area. */
-static u32 ftlblk_read_oob(void *ctx, u32 ppn)
-{
-	struct ftlblk_dev *dev = ctx;
-	struct page *page = ftlblk_data(dev, ppn);
-
-	return page ? page_private(page) : FTL_UNMAPPED;
-}
-
 static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
 {
 	struct ftlblk_dev *dev = ctx;
@@ -495,5 +528,4 @@ const struct ftl_ops ftlblk_ftl_ops = {
 	.erased = ftlblk_erased,
 	.collected = ftlblk_collected,
 	.retired = ftlblk_block_retired,
-	.read_oob = ftlblk_read_oob,
 };

@@ -71,7 +71,6 @@ static int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn,
 	if (err)
 		return err;
 	ftlblk_timing_program(dev, treq, ppn);
-	set_page_private(page, lpn);
 	ftlblk_set_data(dev, ppn, page);
 	dev->data_pages++;
 	return 0;

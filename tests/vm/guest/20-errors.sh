@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 175
+plan 177
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -133,6 +133,7 @@ param_exact "$P read_us 0: allowed 1..1000000 (microseconds, page read tR)" read
 param_exact "$P program_us 1000001: allowed 1..1000000 (microseconds, page program tPROG)" program_us=1000001
 param_exact "$P erase_us 0: allowed 1..1000000 (microseconds, block erase tBERS)" erase_us=0
 param_exact "$P channel_mbps 100001: allowed 1..100000 (MB/s per channel)" channel_mbps=100001
+param_exact "$P poll_queues 257: allowed 0..256 (polled hardware queues)" poll_queues=257
 # max_discard_sectors: 0 or whole flash pages (the block layer would round
 # anything else down, to 0 below one page).
 M8="allowed 0 (unlimited) or a multiple of 8 (page_size 4096 in 512-byte sectors)"
@@ -228,6 +229,7 @@ refuse $E read_us 1000001 "1..1000000"
 refuse $E program_us 0 "1..1000000"
 refuse $E erase_us abc "1..1000000"
 refuse $E channel_mbps 0 "1..100000"
+refuse $E poll_queues 257 "0..256"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
@@ -253,7 +255,7 @@ for kv in size=1 size=65536 blocksize=4096 blocksize=512 page_size=16384 \
 	dies_per_channel=2 read_us=1000000 read_us=1 read_us=50 \
 	program_us=1000000 program_us=1 program_us=600 erase_us=1000000 \
 	erase_us=1 erase_us=2000 channel_mbps=100000 channel_mbps=1 \
-	channel_mbps=200 cache_mib=65536 cache_mib=0 power_cut_mode=random \
+	channel_mbps=200 poll_queues=256 poll_queues=0 cache_mib=65536 cache_mib=0 power_cut_mode=random \
 	power_cut_mode=all; do
 	r=$(errno-write "$E/${kv%%=*}" "${kv#*=}")
 	[ "$r" = ok ] && [ "$(cat "$E/${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv:$r"

@@ -172,7 +172,7 @@ trace_stop
 # lets the reader copy another write's data (mutant limbo-reuses-early).
 ok "modprobe ftlblk_read_delay delay_us=200" modprobe ftlblk_read_delay delay_us=200
 for seed in 5 6; do
-	race_run "reads held pinned 200 us a page, seed $seed" \
+	race_run "reads delayed 200 us a page inside RCU, seed $seed" \
 		-t 4 -n 600 -p $RMAX -m 16 -s $seed -o $RBASE "/dev/$D"
 	v=$(field reads_checked)
 	ok "widened, seed $seed: reads were checked (${v:-none})" test "${v:-0}" -gt 0
