@@ -139,8 +139,9 @@ static bool stop_waiting(struct request *rq)
  * @iob: completion batch (not used: each request ends on its own)
  *
  * Called by blk-mq for a submitter that polls (io_uring IOPOLL), in its
- * task, over and over until something completes. With timing=0 every
- * request has ended in queue_rq, so there is never anything to do.
+ * task, over and over until something completes. Only timed requests
+ * wait on the list: with timing=0 it is always empty (requests end in
+ * queue_rq or on ftlblk_wq).
  *
  * Return: how many requests it ended.
  */

@@ -149,6 +149,8 @@ struct ftlblk_pcpu_stats {
  * a grace period (milliseconds), short for memory to come back.
  */
 #define FTLBLK_LIMBO_SCAN_MS	50
+/* Grace periods a write on the worker waits for limbo at mem_limit_mib. */
+#define FTLBLK_LIMBO_MAX_WAITS	4
 
 /**
  * struct ftlblk_cmd - per-request driver data
@@ -275,8 +277,8 @@ struct ftlblk_dev {
 
 	/*
 	 * ---- pool_lock: free data pages ----
-	 * pool_lock protects pool[], pool_pages, limbo, limbo_pages and
-	 * limbo_work_armed; it nests inside lock. A hold moves at most one
+	 * pool_lock protects pool[], pool_pages, limbo, limbo_pages,
+	 * limbo_took and limbo_work_armed; it nests inside lock. A hold moves at most one
 	 * request's pages or LIMBO_BATCH limbo pages (pages.c).
 	 */
 	spinlock_t pool_lock ____cacheline_aligned_in_smp;
@@ -332,7 +334,10 @@ struct ftlblk_dev {
 	bool removing;
 	struct work_struct ro_work;	/* marks the disk read-only */
 	struct delayed_work limbo_work;	/* see limbo */
-	/* One per hardware queue (the default ones unused), hctx->driver_data */
+	/*
+	 * With poll_queues: one per hardware queue (hctx->driver_data; the
+	 * default queues' unused), else NULL.
+	 */
 	struct ftlblk_pollq *pollqs;
 	/* power_mutex serializes cutting and restoring the power. */
 	struct mutex power_mutex;

@@ -335,7 +335,7 @@ static int ftlblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 {
 	struct ftlblk_dev *dev = data;
 
-	hctx->driver_data = &dev->pollqs[hctx_idx];
+	hctx->driver_data = dev->pollqs ? &dev->pollqs[hctx_idx] : NULL;
 	return 0;
 }
 
@@ -575,11 +575,13 @@ static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
 	 * nothing from an I/O scheduler, and users can still choose one.
 	 */
 	set->flags = FTLBLK_MQ_F_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
-	dev->pollqs = kcalloc(set->nr_hw_queues, sizeof(*dev->pollqs),
-			      GFP_KERNEL);
-	if (!dev->pollqs)
-		return -ENOMEM;
-	for (i = 0; i < set->nr_hw_queues; i++) {
+	if (poll) {
+		dev->pollqs = kcalloc(set->nr_hw_queues, sizeof(*dev->pollqs),
+				      GFP_KERNEL);
+		if (!dev->pollqs)
+			return -ENOMEM;
+	}
+	for (i = 0; poll && i < set->nr_hw_queues; i++) {
 		spin_lock_init(&dev->pollqs[i].lock);
 		INIT_LIST_HEAD(&dev->pollqs[i].list);
 	}

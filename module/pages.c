@@ -11,8 +11,8 @@
  * FTLBLK_POOL_MAX_BYTES (two largest requests' worth) of free pages.
  *
  * Pages are handed around in plain arrays (a request's PDU, a batch on the
- * stack), not lists: the hot path touches each page pointer a few times
- * and nothing else.
+ * stack): the hot path touches each page pointer a few times and nothing
+ * else. Only limbo (below) links released pages in a list.
  *
  * Readers copy from data pages without a reference, under
  * rcu_read_lock() only (rw.c), so a page the FTL releases (overwritten,
@@ -28,8 +28,9 @@
  * the limbo work frees the ripe pages the writers did not need in the
  * last interval (an idle device, a discard of many pages): memory goes
  * back to the system within tens of milliseconds. No one waits for a
- * grace period on the I/O path, except a write on ftlblk_wq that needs
- * limbo's pages to stay within mem_limit_mib.
+ * grace period on the I/O path, except work on ftlblk_wq (a write, or the
+ * partial pages of a discard or write-zeroes) that needs limbo's pages to
+ * stay within mem_limit_mib.
  *
  * The FTL's release callback runs under dev->lock; it appends the page to
  * the array the lock holder set up with ftlblk_lock() (dev->rel), and
@@ -61,7 +62,7 @@
 
 static struct page *alloc_data_page(struct ftlblk_dev *dev, gfp_t gfp)
 {
-	/* Compound, so that get_page()/put_page() cover all of a 16 KiB page. */
+	/* Compound, so that put_page() frees all of a 16 KiB page. */
 	struct page *page = alloc_pages(gfp | __GFP_NOWARN | __GFP_COMP,
 					dev->page_order);
 
@@ -129,7 +130,8 @@ static unsigned int limbo_reclaim(struct ftlblk_dev *dev, unsigned int want,
 		struct page *page = list_first_entry(&dev->limbo, struct page,
 						     lru);
 		unsigned long cookie = page_private(page);
-		bool to_pool = pooled < want && excess <= 0 &&
+		/* A page taken for use adds no memory: only trims heed the limit. */
+		bool to_pool = pooled < want && (!spill || excess <= 0) &&
 			       dev->pool_pages < dev->pool_max;
 
 		if (!to_pool && (!spill || nr_spill == LIMBO_BATCH ||
@@ -303,22 +305,30 @@ static unsigned int pool_take(struct ftlblk_dev *dev, struct page **pages,
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 		     unsigned int n, gfp_t gfp, unsigned int over)
 {
-	unsigned int pooled, i;
-	bool waited = false;
+	unsigned int pooled, i, waits = 0;
+	bool repooled = false;
 
 again:
 	pooled = pool_take(dev, pages, n);
 	if (!mem_charge(dev, n - pooled, over)) {
 		ftlblk_pages_put(dev, pages, pooled);
-		if (!READ_ONCE(dev->limbo_pages))
-			return -ENOSPC;
+		/* The limbo work may have filled the pool meanwhile. */
+		if (!READ_ONCE(dev->limbo_pages)) {
+			if (repooled || READ_ONCE(dev->pool_pages) <= pooled)
+				return -ENOSPC;
+			repooled = true;
+			goto again;
+		}
 		if (!gfpflags_allow_blocking(gfp))
 			return -ENOMEM;
-		if (waited)
+		/*
+		 * Concurrent overwrites keep adding to limbo what they give
+		 * back: a few grace periods let enough of it go.
+		 */
+		if (waits++ == FTLBLK_LIMBO_MAX_WAITS)
 			return -ENOSPC;
 		synchronize_rcu();
 		limbo_trim(dev, 0);
-		waited = true;
 		goto again;
 	}
 	for (i = pooled; i < n; i++) {
@@ -458,8 +468,9 @@ int ftlblk_pool_init(struct ftlblk_dev *dev)
  * ftlblk_pool_free() - free every pooled page, limbo and the pool
  * @dev: device that no longer takes requests and maps no page
  *
- * Sleeps: waits for the grace period of the last released pages, and for
- * the limbo work, which finds limbo empty then and does not come back.
+ * Sleeps: waits for the grace period of the last released pages, then
+ * cancels the limbo work (cancel_delayed_work_sync() also stops it from
+ * queueing itself again) and frees limbo, all ripe by then.
  */
 void ftlblk_pool_free(struct ftlblk_dev *dev)
 {
@@ -500,7 +511,8 @@ static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 {
 	struct ftlblk_dev *dev = ctx;
 
-	WRITE_ONCE(dev->data[to], dev->data[from]);
+	/* As ftlblk_set_data(): a reader that finds it finds its data. */
+	smp_store_release(&dev->data[to], dev->data[from]);
 	WRITE_ONCE(dev->data[from], 0);
 	ftlblk_timing_relocate(dev, from, to);
 }
