@@ -10,8 +10,9 @@
 # - Polled completions (poll_queues=1, io_uring --hipri): the submitter
 #   spins in ftlblk_poll() instead of sleeping until an hrtimer interrupt,
 #   so a QD1 read takes the model plus what the same read costs on brd
-#   (bio-based, RAM speed) in the same boot: within 15 % (the goal is 10 %;
-#   TCG's noise needs the margin), and less than interrupt-driven.
+#   (bio-based, RAM speed) in the same boot: at most 15 % more (the goal
+#   is 10 %; TCG's noise needs the margin), never less than the model, and
+#   less than interrupt-driven.
 # - gc_busy_ns stays 0 while a fresh device is filled and grows once
 #   random overwrites make GC run; erase_busy_ns counts tBERS on every die.
 # - Steady-state 4 KiB random-write IOPS from fio at queue depth 32 is
@@ -114,8 +115,11 @@ done
 diag "QD1 4 KiB read, io_uring, median total latency: polled $lat_p us, interrupt-driven $lat_i us, model 70.48 + brd $lat_b us = $(awk -v b="$lat_b" 'BEGIN { print 70.48 + b }') us"
 ok "polled: never faster than the model ($lat_p >= 70.48 us)" \
 	awk -v t="$lat_p" 'BEGIN { exit !(t >= 70.48) }'
-ok "polled: the model plus brd's latency within 15 % ($lat_p vs 70.48 + $lat_b us)" \
-	awk -v t="$lat_p" -v b="$lat_b" 'BEGIN { m = 70.48 + b; exit !(t >= 0.85 * m && t <= 1.15 * m) }'
+# At most: the modeled time runs from queue_rq on, alongside the rest of
+# the submission, so a kernel whose submission is slow (KASAN) completes
+# sooner than model + brd; never sooner than the model (above).
+ok "polled: at most 15 % above the model plus brd's latency ($lat_p vs 70.48 + $lat_b us)" \
+	awk -v t="$lat_p" -v b="$lat_b" 'BEGIN { exit !(t <= 1.15 * (70.48 + b)) }'
 ok "polled is faster than interrupt-driven ($lat_p < $lat_i us)" \
 	awk -v p="$lat_p" -v i="$lat_i" 'BEGIN { exit !(p < i) }'
 modprobe -r brd
