@@ -87,8 +87,8 @@ extern const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS];
 
 /*
  * Device-level counters the FTL core does not keep (it sees whole pages),
- * as sysfs shows them. Those counted per request are per-CPU (struct
- * ftlblk_pcpu_stats), the rest in dev->ctr under dev->lock.
+ * as sysfs shows them: summed from the per-CPU ones (struct
+ * ftlblk_pcpu_stats) and dev->ctr (struct ftlblk_locked_counters).
  */
 struct ftlblk_counters {
 	u64 discard_requests;	/* REQ_OP_DISCARD requests received */
@@ -103,6 +103,13 @@ struct ftlblk_counters {
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 	u64 timeouts;			/* requests ended by blk-mq's timeout */
 	u64 nomem_writes;		/* writes sent to the worker for memory */
+};
+
+/* The counters kept under dev->lock (dev->ctr): power cuts and the cache. */
+struct ftlblk_locked_counters {
+	u64 power_cuts;
+	u64 cache_writebacks;		/* cached updates made durable */
+	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 };
 
 /*
@@ -266,7 +273,7 @@ struct ftlblk_dev {
 	 * triggers is charged to it (timing=1).
 	 */
 	struct ftl_timing_req *treq;
-	struct ftlblk_counters ctr;	/* the fields not in pcpu */
+	struct ftlblk_locked_counters ctr;
 	/* The FTL's read-only state was acted on (wearout.c). */
 	bool read_only_noted;
 	/*

@@ -52,7 +52,12 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 	spin_lock(&dev->lock);
 	ftl_get_stats(dev->ftl, &s->ftl);
 	ftl_get_geometry(dev->ftl, &s->geo);
-	s->ctr = dev->ctr;
+	/* The per-CPU counters are added below, to zeroes. */
+	s->ctr = (struct ftlblk_counters) {
+		.power_cuts = dev->ctr.power_cuts,
+		.cache_writebacks = dev->ctr.cache_writebacks,
+		.pages_lost_at_power_cut = dev->ctr.pages_lost_at_power_cut,
+	};
 	s->data_bytes = dev->data_pages << (PAGE_SHIFT + dev->page_order);
 	s->metadata_bytes = ftl_metadata_bytes(dev->ftl) +
 			    s->geo.physical_pages * sizeof(*dev->data) +
