@@ -105,15 +105,23 @@ rotate() {	# ROUND WORDS... -> the words rotated left by ROUND
 	done
 }
 
+written() {	# -> ftlblk0's host and NAND page writes so far
+	echo "$(ftl_stat host_pages_written) $(ftl_stat nand_pages_written)"
+}
+
+waf_since() {	# "HOST NAND" from written() -> 1000 x ftlblk0's WAF since
+	local host nand
+	set -- $1 $(written)
+	host=$(($3 - $1)) nand=$(($4 - $2))
+	echo $((nand * 1000 / (host ? host : 1)))
+}
+
 run_job() {	# ROUND DEV JOB: one fio job, and ftlblk's WAF during a write job
-	local r=$1 d=$2 job=$3 host nand
-	host=$(ftl_stat host_pages_written)
-	nand=$(ftl_stat nand_pages_written)
+	local r=$1 d=$2 job=$3 w0
+	w0=$(written)
 	echo "$r $d $job $(fio_rw "$d" "$job")" >>"$RAW"
 	if [ "$d" = ftlblk0 ] && [[ $job == *write* ]]; then
-		host=$(($(ftl_stat host_pages_written) - host))
-		nand=$(($(ftl_stat nand_pages_written) - nand))
-		echo "$r ftlblk0 waf-$job $((nand * 1000 / (host ? host : 1)))" >>"$RAW"
+		echo "$r ftlblk0 waf-$job $(waf_since "$w0")" >>"$RAW"
 	fi
 }
 
@@ -141,17 +149,14 @@ run_round() {	# ROUND
 STEADY_MIN_PASSES=4
 STEADY_MAX_PASSES=16
 age_pass() {	# -> 1000 x the WAF of one capacity of random 4 KiB writes
-	local host nand
-	host=$(ftl_stat host_pages_written)
-	nand=$(ftl_stat nand_pages_written)
+	local w0
+	w0=$(written)
 	fio --eta=never --name=age --filename=/dev/ftlblk0 --rw=randwrite \
 		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 		--numjobs="$NJOBS" --size=${SIZE_MIB}M \
 		--io_size=$((SIZE_MIB * 1024 / NJOBS))k --randrepeat=0 \
 		--norandommap >/dev/null 2>&1
-	host=$(($(ftl_stat host_pages_written) - host))
-	nand=$(($(ftl_stat nand_pages_written) - nand))
-	echo $((nand * 1000 / (host ? host : 1)))
+	waf_since "$w0"
 }
 
 steady_state() {
