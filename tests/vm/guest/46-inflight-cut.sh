@@ -11,7 +11,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd taskset blkdiscard
-plan 18
+plan 21
 
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 thresh0=
@@ -134,6 +134,28 @@ t1=$(ms)
 ok "after the restore a read takes about tR, not the abandoned work ($((t1 - t0)) ms < 1500)" \
 	test $((t1 - t0)) -lt 1500
 rmdir "$CFS/pr"
+
+# ---- a polled timed write across a cut --------------------------------------
+# On a poll queue a timed request waits on the queue's poll list, not on a
+# timer: the cut must take it off that list and fail it at once, not leave
+# it for the poller at its modeled end (one die, tPROG 1 s: 16 s).
+Q=$(mkdev pq size=16 pages_per_block=64 timing=1 channels=1 dies_per_channel=1 \
+	program_us=1000000 poll_queues=1)
+fio --eta=never --name=p --filename="/dev/$Q" --rw=write --bs=64k --size=64k \
+	--direct=1 --ioengine=io_uring --hipri --output=/dev/null 2>/dev/null &
+qpid=$!
+ok "a polled 64 KiB write is in flight on $Q" \
+	waitfor 10 sh -c "awk '{ exit !(\$2 > 0) }' /sys/block/$Q/inflight"
+t0=$(ms)
+cut "$Q"
+wait $qpid
+qrc=$?
+t1=$(ms)
+restore "$Q"
+ok "it fails (fio exit status $qrc)" test "$qrc" -ne 0
+ok "at the cut, not at its modeled end ($((t1 - t0)) ms < 5000)" \
+	test $((t1 - t0)) -lt 5000
+rmdir "$CFS/pq"
 
 # ---- io_timeout ----------------------------------------------------------
 # One die, tPROG 1 s: a 64 KiB write takes 16 s of modeled time; with the
