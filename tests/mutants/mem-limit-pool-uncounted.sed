@@ -1,4 +1,4 @@
 # pages kept in the pool are uncharged as if freed: the pool lets the device pass mem_limit_mib => vm 38-mem-limit
 # file: module/pages.c
 # changes: 2
-s/^\tmem_uncharge(dev, spill);$/\tmem_uncharge(dev, n);/
+s/^\tfree_data_pages(dev, pages, spill);$/\tfree_data_pages(dev, pages, spill); mem_uncharge(dev, n - spill);/
