@@ -284,25 +284,31 @@ struct ftlblk_dev {
 
 	/*
 	 * ---- pool_lock: free data pages ----
-	 * pool_lock protects pool[], pool_pages, limbo, limbo_pages,
-	 * limbo_took and limbo_work_armed; it nests inside lock. A hold moves at most one
-	 * request's pages or LIMBO_BATCH limbo pages (pages.c).
+	 * pool_lock protects pool[], pool_pages, limbo (and its carriers),
+	 * limbo_pages, limbo_took and limbo_work_armed; it nests inside
+	 * lock. A hold copies at most one request's or one lock hold's page
+	 * pointers, or moves LIMBO_BATCH limbo pages (pages.c).
 	 */
 	spinlock_t pool_lock ____cacheline_aligned_in_smp;
 	struct page **pool;		/* free data pages, stale contents */
 	unsigned int pool_pages;
 	unsigned int pool_max;		/* entries in pool[] */
 	/*
-	 * Released pages that readers may still copy from: linked by
-	 * page->lru, oldest first, page->private their RCU grace-period
-	 * cookie; reused once it has passed (pages.c). limbo_took counts
-	 * the pages writers took from it since limbo_work last ran, which
-	 * frees the ripe pages beyond that (queued while limbo_work_armed).
-	 * limbo_kicked is the last cookie a grace period was asked for
-	 * (read and written without the lock: a lost update asks twice).
+	 * Released pages that readers may still copy from, reused once
+	 * their RCU grace period has passed: limbo lists carriers (free
+	 * data pages holding released pages' pointers and one grace-period
+	 * cookie), oldest first; limbo_pages counts the released pages and
+	 * the carriers (pages.c). limbo_took counts the pages writers took
+	 * from it since limbo_work last ran, which frees the ripe pages
+	 * beyond that (queued while limbo_work_armed). limbo_kicked is the
+	 * last cookie a grace period was asked for (read and written
+	 * without the lock: a lost update asks twice). limbo_rcu_pages
+	 * (atomic, no lock) counts released pages that found no carrier and
+	 * wait for call_rcu() to free them.
 	 */
 	struct list_head limbo;
 	unsigned long limbo_pages;
+	atomic_long_t limbo_rcu_pages;
 	unsigned long limbo_took;
 	bool limbo_work_armed;
 	unsigned long limbo_kicked;

@@ -11,17 +11,18 @@
  * FTLBLK_POOL_MAX_BYTES (two largest requests' worth) of free pages.
  *
  * Pages are handed around in plain arrays (a request's PDU, a batch on the
- * stack): the hot path touches each page pointer a few times and nothing
- * else. Only limbo (below) links released pages in a list.
+ * stack, limbo's carriers): the hot path touches each page pointer a few
+ * times and never a page's struct page.
  *
  * Readers copy from data pages without a reference, under
  * rcu_read_lock() only (rw.c), so a page the FTL releases (overwritten,
  * discarded, erased by GC) must not be reused or freed before every
  * reader that may have found it is done: an RCU grace period. Released
- * pages wait in dev->limbo, oldest first, each with the grace-period
- * cookie of its release (get_state_synchronize_rcu(), in page->private,
- * free while the page holds no data); a grace period is asked for once
- * per cookie (limbo_kick()). A write whose pool is short takes limbo's
+ * pages wait in dev->limbo, oldest first, in carriers that also hold the
+ * grace-period cookie of their pages' release (get_state_synchronize_rcu());
+ * a grace period is asked for once per cookie (limbo_kick()). Should no
+ * page be free for a carrier, released pages are freed by call_rcu()
+ * instead (memory pressure). A write whose pool is short takes limbo's
  * ripe pages (their grace period is over), oldest first; so under steady
  * overwriting limbo holds what the device released in about one grace
  * period, and nothing is allocated or freed. Every FTLBLK_LIMBO_SCAN_MS
@@ -109,6 +110,34 @@ static long mem_excess(struct ftlblk_dev *dev)
 }
 
 /*
+ * Limbo is a list of carriers, oldest first: a carrier is a free data page
+ * (nobody reads it: it came from the pool or the page allocator) that
+ * holds the pointers of up to carrier_cap released pages and the
+ * grace-period cookie of the newest of them. Releases with the same cookie
+ * fill the newest carrier, so limbo costs a memcpy of pointers per
+ * release and per reuse, and one poll of RCU's state per carrier, and
+ * never touches a released page's struct page. The carrier's own page
+ * leaves last, with its last pointer.
+ */
+struct ftlblk_carrier {
+	struct list_head node;		/* in dev->limbo */
+	unsigned long cookie;		/* get_state_synchronize_rcu() */
+	unsigned int nr;		/* pages[] in use */
+	struct page *pages[];
+};
+
+static struct ftlblk_carrier *carrier_of(struct page *page)
+{
+	return page_address(page);
+}
+
+static unsigned int carrier_cap(const struct ftlblk_dev *dev)
+{
+	return ((PAGE_SIZE << dev->page_order) -
+		sizeof(struct ftlblk_carrier)) / sizeof(struct page *);
+}
+
+/*
  * Take ripe pages (their grace period has passed) from the head of limbo:
  * up to @want into the pool while it has room and the device is within
  * mem_limit_mib; then, if @spill is given, into @spill (at most
@@ -121,32 +150,33 @@ static unsigned int limbo_reclaim(struct ftlblk_dev *dev, unsigned int want,
 				  struct page **spill, unsigned long keep)
 {
 	unsigned int pooled = 0, nr_spill = 0;
-	unsigned long ripe_cookie = 0;
 	long excess = mem_excess(dev);
-	bool ripe = false;
+	struct ftlblk_carrier *ripe = NULL;
 
 	lockdep_assert_held(&dev->pool_lock);
 	while (dev->limbo_pages) {
-		struct page *page = list_first_entry(&dev->limbo, struct page,
-						     lru);
-		unsigned long cookie = page_private(page);
+		struct ftlblk_carrier *c = list_first_entry(&dev->limbo,
+						struct ftlblk_carrier, node);
 		/* A page taken for use adds no memory: only trims heed the limit. */
 		bool to_pool = pooled < want && (!spill || excess <= 0) &&
 			       dev->pool_pages < dev->pool_max;
+		struct page *page;
 
 		if (!to_pool && (!spill || nr_spill == LIMBO_BATCH ||
 				 (dev->limbo_pages <= keep && excess <= 0)))
 			break;
-		/* Pages released together share a cookie: poll it once. */
-		if (!ripe || cookie != ripe_cookie) {
-			if (!poll_state_synchronize_rcu(cookie))
+		if (c != ripe) {
+			if (!poll_state_synchronize_rcu(c->cookie))
 				break;
-			ripe = true;
-			ripe_cookie = cookie;
+			ripe = c;
 		}
-		list_del(&page->lru);
+		if (c->nr) {
+			page = c->pages[--c->nr];
+		} else {
+			list_del(&c->node);
+			page = virt_to_page(c);
+		}
 		dev->limbo_pages--;
-		set_page_private(page, 0);
 		if (to_pool) {
 			dev->pool[dev->pool_pages++] = page;
 			pooled++;
@@ -233,26 +263,113 @@ static void limbo_work_fn(struct work_struct *work)
 }
 
 /*
+ * Append up to @n released pages to limbo, in the newest carrier if it
+ * has @cookie and room, else in a new one made of *@spare (then NULL) or a
+ * pooled page. Under pool_lock: O(@n).
+ * Return: pages appended; fewer than @n if no page was left for a carrier.
+ */
+static unsigned int limbo_append(struct ftlblk_dev *dev, struct page **pages,
+				 unsigned int n, unsigned long cookie,
+				 struct page **spare)
+{
+	unsigned int done = 0, k;
+
+	lockdep_assert_held(&dev->pool_lock);
+	while (done < n) {
+		struct ftlblk_carrier *c = list_empty(&dev->limbo) ? NULL :
+			list_last_entry(&dev->limbo, struct ftlblk_carrier, node);
+		struct page *page;
+
+		if (!c || c->cookie != cookie || c->nr == carrier_cap(dev)) {
+			if (*spare) {
+				page = *spare;
+				*spare = NULL;
+			} else if (dev->pool_pages) {
+				page = dev->pool[--dev->pool_pages];
+			} else {
+				break;
+			}
+			c = carrier_of(page);
+			c->cookie = cookie;
+			c->nr = 0;
+			list_add_tail(&c->node, &dev->limbo);
+			dev->limbo_pages++;
+		}
+		k = min(n - done, carrier_cap(dev) - c->nr);
+		memcpy(c->pages + c->nr, pages + done, k * sizeof(*pages));
+		c->nr += k;
+		done += k;
+		dev->limbo_pages += k;
+	}
+	return done;
+}
+
+/* The rare way out of limbo: freed, not reused, after a grace period. */
+static void free_after_grace_period(struct rcu_head *head)
+{
+	struct page *page = container_of(head, struct page, rcu_head);
+	struct ftlblk_dev *dev = (struct ftlblk_dev *)page_private(page);
+
+	set_page_private(page, 0);
+	put_page(page);
+	mem_uncharge(dev, 1);
+	atomic_long_dec(&dev->limbo_rcu_pages);
+}
+
+/*
+ * No memory for a carrier (the pool is empty, the page allocator has
+ * nothing without waiting, or mem_limit_mib is reached): free the pages
+ * after a grace period instead, each with its own call_rcu() in its
+ * struct page.
+ */
+static void pages_free_deferred(struct ftlblk_dev *dev, struct page **pages,
+				unsigned int n)
+{
+	unsigned int i;
+
+	atomic_long_add(n, &dev->limbo_rcu_pages);
+	for (i = 0; i < n; i++) {
+		set_page_private(pages[i], (unsigned long)dev);
+		call_rcu(&pages[i]->rcu_head, free_after_grace_period);
+	}
+}
+
+/*
  * Pages the FTL released: reusable once readers that may have found them
- * are done. O(@n) under pool_lock.
+ * are done. O(@n) under pool_lock. Allocates a page for a carrier only if
+ * @may_alloc (not under dev->lock, where nothing allocates).
  */
 static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
-			unsigned int n)
+			unsigned int n, bool may_alloc)
 {
 	/* Has a full barrier: the cookie comes after the unpublishing. */
 	unsigned long cookie = get_state_synchronize_rcu();
-	unsigned int i;
-	bool arm;
+	struct page *spare = NULL;
+	unsigned int done = 0;
+	bool arm = false;
 
-	for (i = 0; i < n; i++)
-		set_page_private(pages[i], cookie);
-	spin_lock(&dev->pool_lock);
-	for (i = 0; i < n; i++)
-		list_add_tail(&pages[i]->lru, &dev->limbo);
-	dev->limbo_pages += n;
-	arm = !dev->limbo_work_armed;
-	dev->limbo_work_armed = true;
-	spin_unlock(&dev->pool_lock);
+	for (;;) {
+		spin_lock(&dev->pool_lock);
+		done += limbo_append(dev, pages + done, n - done, cookie,
+				     &spare);
+		arm |= !dev->limbo_work_armed;
+		dev->limbo_work_armed = true;
+		spin_unlock(&dev->pool_lock);
+		if (done == n || spare || !may_alloc)
+			break;
+		/* The pool had no page to carry the rest: allocate one. */
+		if (mem_charge(dev, 1, 0)) {
+			spare = alloc_data_page(dev, GFP_NOWAIT);
+			if (!spare)
+				mem_uncharge(dev, 1);
+		}
+		if (!spare)
+			break;
+	}
+	if (spare)		/* another release made room meanwhile */
+		ftlblk_pages_put(dev, &spare, 1);
+	if (done < n)
+		pages_free_deferred(dev, pages + done, n - done);
 	limbo_kick(dev, cookie);
 	if (arm)
 		schedule_delayed_work(&dev->limbo_work,
@@ -313,7 +430,8 @@ again:
 	if (!mem_charge(dev, n - pooled, over)) {
 		ftlblk_pages_put(dev, pages, pooled);
 		/* The limbo work may have filled the pool meanwhile. */
-		if (!READ_ONCE(dev->limbo_pages)) {
+		if (!READ_ONCE(dev->limbo_pages) &&
+		    !atomic_long_read(&dev->limbo_rcu_pages)) {
 			if (repooled || READ_ONCE(dev->pool_pages) <= pooled)
 				return -ENOSPC;
 			repooled = true;
@@ -328,6 +446,9 @@ again:
 		if (waits++ == FTLBLK_LIMBO_MAX_WAITS)
 			return -ENOSPC;
 		synchronize_rcu();
+		/* Pages that found no carrier are freed by RCU callbacks. */
+		if (atomic_long_read(&dev->limbo_rcu_pages))
+			rcu_barrier();
 		limbo_trim(dev, 0);
 		goto again;
 	}
@@ -417,7 +538,7 @@ void ftlblk_unlock(struct ftlblk_dev *dev)
 	dev->rel = NULL;
 	spin_unlock(&dev->lock);
 	if (rel->nr)
-		pages_defer(dev, rel->pages, rel->nr);
+		pages_defer(dev, rel->pages, rel->nr, true);
 }
 
 /**
@@ -436,7 +557,7 @@ void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page)
 	if (rel && rel->nr < rel->max)
 		rel->pages[rel->nr++] = page;
 	else
-		pages_defer(dev, &page, 1);
+		pages_defer(dev, &page, 1, false);
 }
 
 /**
@@ -456,6 +577,7 @@ int ftlblk_pool_init(struct ftlblk_dev *dev)
 	dev->pool_max = FTLBLK_POOL_MAX_BYTES >> (PAGE_SHIFT + dev->page_order);
 	INIT_LIST_HEAD(&dev->limbo);
 	dev->limbo_pages = 0;
+	atomic_long_set(&dev->limbo_rcu_pages, 0);
 	dev->limbo_took = 0;
 	dev->limbo_kicked = 0;
 	dev->limbo_work_armed = false;
@@ -470,7 +592,8 @@ int ftlblk_pool_init(struct ftlblk_dev *dev)
  *
  * Sleeps: waits for the grace period of the last released pages, then
  * cancels the limbo work (cancel_delayed_work_sync() also stops it from
- * queueing itself again) and frees limbo, all ripe by then.
+ * queueing itself again), waits for the RCU callbacks that free pages
+ * without a carrier (they use @dev) and frees limbo, all ripe by then.
  */
 void ftlblk_pool_free(struct ftlblk_dev *dev)
 {
@@ -478,6 +601,8 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 
 	synchronize_rcu();
 	cancel_delayed_work_sync(&dev->limbo_work);
+	rcu_barrier();
+	WARN_ON(atomic_long_read(&dev->limbo_rcu_pages));
 	limbo_trim(dev, 0);
 	WARN_ON(dev->limbo_pages);
 	for (i = 0; i < dev->pool_pages; i++)

@@ -70,7 +70,8 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 		add_pcpu(s, per_cpu_ptr(dev->pcpu, cpu));
 	ftlblk_timing_stats(dev, &s->timing);
 	spin_lock(&dev->pool_lock);
-	s->pool_bytes = (u64)(dev->pool_pages + dev->limbo_pages) <<
+	s->pool_bytes = (u64)(dev->pool_pages + dev->limbo_pages +
+			      atomic_long_read(&dev->limbo_rcu_pages)) <<
 			(PAGE_SHIFT + dev->page_order);
 	spin_unlock(&dev->pool_lock);
 }

@@ -1,4 +1,6 @@
-# pages kept in the pool are uncharged as if freed: the pool lets the device pass mem_limit_mib => vm 38-mem-limit
+# pages that come out of limbo into the pool are uncharged as if freed: reusing them lets the device pass mem_limit_mib => vm 38-mem-limit
 # file: module/pages.c
-# changes: 2
-s/^\tfree_data_pages(dev, pages, spill);$/\tfree_data_pages(dev, pages, spill); mem_uncharge(dev, n - spill);/
+# changes: 1
+/^static unsigned int limbo_reclaim(/,/^}/{/^\t\t\tdev->pool\[dev->pool_pages++\] = page;$/a\
+\t\t\tmem_uncharge(dev, 1);
+}
