@@ -240,13 +240,15 @@ report() {
 		echo
 	done
 	echo
-	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster), goal >= 0.9 vs brd:"
-	printf '%-16s%-22s%-22s%-22s\n' job brd null_blk zram
+	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster), goal >= 0.9 vs brd;"
+	echo "last column: null_blk / brd, what blk-mq itself costs against bio-based brd:"
+	printf '%-16s%-22s%-22s%-22s%-22s\n' job brd null_blk zram "(null_blk/brd)"
 	for job in $RW_JOBS; do
 		printf '%-16s' "$job"
 		for d in ram0 nullb0 zram0; do
 			printf '%-22s' "$(fmt "$(ratio ftlblk0 "$job" "$d" "$job")")"
 		done
+		printf '%-22s' "$(fmt "$(ratio nullb0 "$job" ram0 "$job")")"
 		echo
 	done
 	echo

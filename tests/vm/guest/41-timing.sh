@@ -39,14 +39,15 @@ fio_terse() {
 }
 field() { echo "$1" | cut -d';' -f"$2"; }
 # qd1_read_us DEV: median completion latency (fio's clat p50, us) of
-# queue-depth-1 4 KiB random reads: the median, because a stall of the
-# host moves a TCG guest's mean but not its median.
+# queue-depth-1 4 KiB random reads for 1 s (thousands of them): the
+# median, because a stall of the host moves a TCG guest's mean but not its
+# median.
 # Further arguments go to fio (e.g. another ioengine).
 qd1_read_us() {
 	_dev=$1
 	shift
 	fio_terse --filename=/dev/"$_dev" --rw=randread --ioengine=psync \
-		--iodepth=1 --runtime=2 --time_based --size=4M "$@" |
+		--iodepth=1 --runtime=1 --time_based --size=4M "$@" |
 		tr ';' '\n' | sed -n 's/^50\.000000%=//p' | head -n 1
 }
 
