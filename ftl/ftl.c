@@ -863,7 +863,8 @@ void ftl_destroy(struct ftl *ftl)
 	if (ftl->ready && ftl->ops && ftl->ops->release)
 		for (lpn = 0; lpn < ftl->geo.logical_pages; lpn++)
 			if (ftl->l2p[lpn] != FTL_UNMAPPED)
-				ftl->ops->release(ftl->ctx, ftl->l2p[lpn]);
+				ftl->ops->release(ftl->ctx, lpn,
+						 ftl->l2p[lpn]);
 	ftl_free(ftl->l2p);
 	ftl_free(ftl->p2l);
 	ftl_free(ftl->blocks);
@@ -894,7 +895,7 @@ int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 	if (old != FTL_UNMAPPED) {
 		invalidate_ppn(ftl, old);
 		if (ftl->ops && ftl->ops->release)
-			ftl->ops->release(ftl->ctx, old);
+			ftl->ops->release(ftl->ctx, lpn, old);
 	} else {
 		ftl->valid_pages++;
 	}
@@ -948,7 +949,7 @@ static s64 unmap_range(struct ftl *ftl, u64 lpn, u64 count)
 		ftl->valid_pages--;
 		unmapped++;
 		if (ftl->ops && ftl->ops->release)
-			ftl->ops->release(ftl->ctx, ppn);
+			ftl->ops->release(ftl->ctx, i, ppn);
 	}
 	return unmapped;
 }

@@ -122,8 +122,11 @@ struct ftl_config {
 
 /**
  * struct ftl_ops - how the core tells the data store what happened
- * @release: @ppn no longer holds valid data (overwritten, discarded, or
- *	the FTL is destroyed); free its storage
+ * @release: @ppn, which held @lpn's data, no longer holds valid data
+ *	(overwritten, discarded, or the FTL is destroyed); free its storage.
+ *	On an overwrite it is called inside ftl_write(), before the new
+ *	page is returned; a store that keeps data by logical page (ftlblk)
+ *	then drops @lpn's old copy and takes the new one after the call
  * @move: garbage collection or wear leveling relocated the valid page at
  *	@from to @to; hand the storage over (a pointer move is enough, the
  *	core counts the NAND program)
@@ -145,7 +148,7 @@ struct ftl_config {
  * Every member may be NULL (a metadata-only simulation sets none).
  */
 struct ftl_ops {
-	void (*release)(void *ctx, u32 ppn);
+	void (*release)(void *ctx, u64 lpn, u32 ppn);
 	void (*move)(void *ctx, u32 from, u32 to);
 	void (*erased)(void *ctx, u32 block, u32 erase_count);
 	void (*collected)(void *ctx, u32 block, u32 relocated,

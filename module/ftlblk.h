@@ -230,12 +230,15 @@ struct ftlblk_dev {
 	unsigned int page_order;	/* data pages are 2^page_order pages */
 	struct ftl *ftl;		/* under lock, see below */
 	/*
-	 * data[ppn] is the page frame number + 1 of the memory holding
-	 * physical page ppn, 0 if none (written under lock): 4 bytes where a
-	 * pointer takes 8, which keeps the page table at 0.1 % of the
-	 * capacity (RAM must end below 16 TiB, checked at load). The FTL
-	 * core keeps the reverse map (each physical page's lpn) itself, in
-	 * an array GC reads in block order, rather than in struct page.
+	 * data[lpn] is the page frame number + 1 of the memory holding
+	 * logical page lpn's data on flash (the page the FTL maps it to),
+	 * 0 if none (written under lock): 4 bytes where a pointer takes 8,
+	 * which keeps the page table at 0.1 % of the capacity (RAM must end
+	 * below 16 TiB, checked at load). Indexed by logical page, not
+	 * physical: GC moves a page's data without touching it (the core's
+	 * maps move), and a reader finds the data in one load. The FTL core
+	 * keeps the reverse map (each physical page's lpn) itself, in an
+	 * array GC reads in block order.
 	 */
 	u32 *data;
 	struct ftlblk_pcpu_stats __percpu *pcpu;
@@ -358,23 +361,24 @@ struct ftlblk_dev {
 	struct badblocks bb_own;
 };
 
-/* The memory holding physical page @ppn's data, or NULL. */
-static inline struct page *ftlblk_data(const struct ftlblk_dev *dev, u32 ppn)
+/* The memory holding logical page @lpn's data on flash, or NULL. */
+static inline struct page *ftlblk_data(const struct ftlblk_dev *dev, u64 lpn)
 {
-	u32 frame = dev->data[ppn];
+	u32 frame = dev->data[lpn];
 
 	return frame ? pfn_to_page(frame - 1) : NULL;
 }
 
 /* Under dev->lock. */
-static inline void ftlblk_set_data(struct ftlblk_dev *dev, u32 ppn,
+static inline void ftlblk_set_data(struct ftlblk_dev *dev, u64 lpn,
 				   struct page *page)
 {
 	/*
 	 * Release: a reader without the lock (rw.c) that finds the frame
-	 * also finds the data written into the page before it.
+	 * also finds the data written into the page before it, and one
+	 * that finds none the forward map as it was before.
 	 */
-	smp_store_release(&dev->data[ppn], page ? page_to_pfn(page) + 1 : 0);
+	smp_store_release(&dev->data[lpn], page ? page_to_pfn(page) + 1 : 0);
 }
 
 /* Is the volatile write cache on (write_cache=1)? */
@@ -493,6 +497,7 @@ void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
 extern const struct ftl_ops ftlblk_ftl_ops;
+extern const struct ftl_ops ftlblk_ftl_timed_ops;
 
 /* badblocks.c */
 int ftlblk_bb_init(struct badblocks *bb);

@@ -506,11 +506,12 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 	err = ftlblk_timing_init(dev);
 	if (err)
 		goto free_pool;
-	dev->ftl = ftl_create(&fcfg, &ftlblk_ftl_ops, dev, &err);
+	dev->ftl = ftl_create(&fcfg, dev->timing_on ? &ftlblk_ftl_timed_ops :
+			      &ftlblk_ftl_ops, dev, &err);
 	if (!dev->ftl)
 		goto free_timing;
 	ftl_get_geometry(dev->ftl, &geo);
-	dev->data = kvcalloc(geo.physical_pages, sizeof(*dev->data),
+	dev->data = kvcalloc(geo.logical_pages, sizeof(*dev->data),
 			     GFP_KERNEL);
 	if (!dev->data) {
 		err = -ENOMEM;

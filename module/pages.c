@@ -2,8 +2,8 @@
 /*
  * Data pages: where ftlblk gets the memory a flash page's data lives in,
  * where it goes when the flash page stops holding valid data, and the FTL
- * core's callbacks that move, free and read them (ftlblk_ftl_ops: GC
- * moves a page by moving its pointer in data[]).
+ * core's callbacks (ftlblk_ftl_ops: data[] is indexed by logical page, so
+ * GC's relocations leave it alone).
  *
  * A write never overwrites in place, so in steady state every programmed
  * page releases one, and the released pages feed later writes: a write
@@ -615,30 +615,33 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 
 /* ---- FTL callbacks (struct ftl_ops): run under dev->lock ---- */
 
-static void ftlblk_release(void *ctx, u32 ppn)
+static void ftlblk_release(void *ctx, u64 lpn, u32 ppn)
 {
 	struct ftlblk_dev *dev = ctx;
-	struct page *page = ftlblk_data(dev, ppn);
+	struct page *page = ftlblk_data(dev, lpn);
 
 	if (page) {
 		/*
 		 * Unpublish first: the grace period that lets the page be
 		 * reused waits only for readers that could find it, those
-		 * that started before this.
+		 * that started before this. An overwrite stores the new page
+		 * after this (ftlblk_program_page()).
 		 */
-		ftlblk_set_data(dev, ppn, NULL);
+		ftlblk_set_data(dev, lpn, NULL);
 		dev->data_pages--;
 		ftlblk_release_page(dev, page);
 	}
 }
 
+/*
+ * A relocation moves no data here: data[] is indexed by logical page. It
+ * costs flash time, so only a timed device (ftlblk_ftl_timed_ops) hears of
+ * it.
+ */
 static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 {
 	struct ftlblk_dev *dev = ctx;
 
-	/* As ftlblk_set_data(): a reader that finds it finds its data. */
-	smp_store_release(&dev->data[to], dev->data[from]);
-	WRITE_ONCE(dev->data[from], 0);
 	ftlblk_timing_relocate(dev, from, to);
 }
 
@@ -658,8 +661,16 @@ static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
 	trace_ftlblk_gc(dev->disk, block, relocated, wear_leveling);
 }
 
-/* How the FTL core moves, frees and reads the data pages (ftl_ops). */
+/* What the FTL core tells the data pages (ftl_ops), timing=0. */
 const struct ftl_ops ftlblk_ftl_ops = {
+	.release = ftlblk_release,
+	.erased = ftlblk_erased,
+	.collected = ftlblk_collected,
+	.retired = ftlblk_block_retired,
+};
+
+/* The same with timing=1: relocations cost flash time. */
+const struct ftl_ops ftlblk_ftl_timed_ops = {
 	.release = ftlblk_release,
 	.move = ftlblk_move_page,
 	.erased = ftlblk_erased,

@@ -125,41 +125,36 @@ static void count_read(struct ftlblk_dev *dev, const struct page *page)
 
 /*
  * Find the page holding @lpn's data without dev->lock, under
- * rcu_read_lock(): look up, then check the lookup still holds. A page
- * found that way is @lpn's data (current, or replaced since, which a read
- * racing with a write may return), and stays unmodified until the caller
- * leaves the RCU read-side section. Counts the read.
+ * rcu_read_lock(). data[lpn] only ever holds @lpn's own data, and a page
+ * it held stays unmodified until a grace period after it was replaced, so
+ * a page found is @lpn's data (current, or replaced since, which a read
+ * racing with a write may return) until the caller leaves the read-side
+ * section. Counts the read. *@ppnp is the physical page, for timing only.
  *
- * Return: false if a write, discard or GC of this page got in the way;
+ * Return: false if @lpn has no page but the map has one: an overwrite
+ * between dropping the old page and storing the new (ftlblk_release());
  * the caller looks up under the lock then.
  */
 static bool find_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 			  u32 *ppnp)
 {
-	u32 ppn, frame;
+	u32 frame;
 
 	*ppnp = FTL_UNMAPPED;	/* a cache hit reads no flash */
 	if (ftlblk_cache_on(dev) && ftlblk_cached_page_unlocked(dev, lpn, pagep))
 		goto count;
-	ppn = ftl_lookup_unlocked(dev->ftl, lpn);
-	*pagep = NULL;
-	*ppnp = ppn;
-	if (ppn != FTL_UNMAPPED) {
-		frame = READ_ONCE(dev->data[ppn]);
-		if (!frame)
-			return false;	/* being installed or released */
-		/*
-		 * @ppn may have been erased and programmed for another lpn
-		 * since the lookup: then the map no longer points at it, or
-		 * it holds another frame (a released frame comes back only
-		 * after a grace period, so not while we look).
-		 */
-		smp_rmb();
-		if (ftl_lookup_unlocked(dev->ftl, lpn) != ppn ||
-		    READ_ONCE(dev->data[ppn]) != frame)
-			return false;
+	/* Pairs with ftlblk_set_data(): the frame brings its data. */
+	frame = smp_load_acquire(&dev->data[lpn]);
+	if (frame) {
 		*pagep = pfn_to_page(frame - 1);
+		if (dev->timing_on)
+			*ppnp = ftl_lookup_unlocked(dev->ftl, lpn);
+		goto count;
 	}
+	/* A discard unmaps before it drops the page: unmapped is zeroes. */
+	if (ftl_lookup_unlocked(dev->ftl, lpn) != FTL_UNMAPPED)
+		return false;
+	*pagep = NULL;
 count:
 	count_read(dev, *pagep);
 	return true;
@@ -182,7 +177,7 @@ static int find_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
 	} else {
 		err = ftl_read(dev->ftl, lpn, &ppn);
 		*pagep = err || ppn == FTL_UNMAPPED ? NULL :
-			 ftlblk_data(dev, ppn);
+			 ftlblk_data(dev, lpn);
 	}
 	*ppnp = ppn;
 	spin_unlock(&dev->lock);

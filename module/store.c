@@ -71,7 +71,8 @@ static int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn,
 	if (err)
 		return err;
 	ftlblk_timing_program(dev, treq, ppn);
-	ftlblk_set_data(dev, ppn, page);
+	/* ftl_write() released the old copy: a reader meanwhile locks. */
+	ftlblk_set_data(dev, lpn, page);
 	dev->data_pages++;
 	return 0;
 }
@@ -278,7 +279,7 @@ static struct page *current_page_locked(struct ftlblk_dev *dev, u64 lpn)
 	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, &page))
 		return page;
 	ppn = ftl_lookup(dev->ftl, lpn);
-	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, ppn);
+	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, lpn);
 }
 
 /**

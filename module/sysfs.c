@@ -60,7 +60,7 @@ static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 	};
 	s->data_bytes = dev->data_pages << (PAGE_SHIFT + dev->page_order);
 	s->metadata_bytes = ftl_metadata_bytes(dev->ftl) +
-			    s->geo.physical_pages * sizeof(*dev->data) +
+			    s->geo.logical_pages * sizeof(*dev->data) +
 			    sizeof(*dev);
 	if (ftlblk_cache_on(dev))
 		s->metadata_bytes += ftl_cache_metadata_bytes(&dev->cache);

@@ -40,7 +40,7 @@ static bool page_ok(struct shadow *sh, const char *what, u32 ppn)
 	return true;
 }
 
-static void cb_release(void *ctx, u32 ppn)
+static void cb_release(void *ctx, u64 released_lpn, u32 ppn)
 {
 	struct shadow *sh = ctx;
 	u64 lpn;
@@ -51,6 +51,12 @@ static void cb_release(void *ctx, u32 ppn)
 	if (lpn == SHADOW_NONE || !sh->content[ppn]) {
 		shadow_fail(sh, "release of ppn %u that holds no valid data (double release?)",
 			    ppn);
+		return;
+	}
+	if (released_lpn != lpn) {
+		shadow_fail(sh, "release of ppn %u names lpn %llu, but it holds lpn %llu",
+			    ppn, (unsigned long long)released_lpn,
+			    (unsigned long long)lpn);
 		return;
 	}
 	if (lpn < sh->rel_lo || lpn >= sh->rel_hi) {

@@ -257,9 +257,10 @@ static void test_broken_invariant_read_only(void **state)
 
 static u64 releases;
 
-static void count_release(void *ctx, u32 ppn)
+static void count_release(void *ctx, u64 lpn, u32 ppn)
 {
 	(void)ctx;
+	(void)lpn;
 	(void)ppn;
 	releases++;
 }
