@@ -126,14 +126,20 @@ static inline u32 ppn_recorded_lpn(const struct ftl *ftl, u32 ppn)
 }
 
 /*
- * The lpn whose current copy @ppn holds, or FTL_UNMAPPED. A spare area
- * keeps its lpn after the page is superseded, so only the forward map
- * says whether the page is still valid.
+ * The lpn whose current copy @ppn holds, or FTL_UNMAPPED. The reverse map
+ * forgets a page as soon as it stops being valid (ftl_check() verifies
+ * that every entry it keeps maps back), so it answers alone, from an
+ * array GC reads in order. A spare area keeps its lpn after the page is
+ * superseded, so then only the forward map says whether the page is
+ * still valid.
  */
 static inline u32 ppn_owner(const struct ftl *ftl, u32 ppn)
 {
-	u32 lpn = ppn_recorded_lpn(ftl, ppn);
+	u32 lpn;
 
+	if (ftl->p2l)
+		return ftl->p2l[ppn];
+	lpn = ftl->ops->read_oob(ftl->ctx, ppn);
 	if (lpn >= ftl->geo.logical_pages || ftl->l2p[lpn] != ppn)
 		return FTL_UNMAPPED;
 	return lpn;
