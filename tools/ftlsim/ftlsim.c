@@ -34,6 +34,7 @@ struct opts {
 	u32 page_size;
 	u32 pages_per_block;
 	u32 op_percent;
+	u32 shards;
 	int policy;
 	u32 wl_threshold;
 	u32 gc_low, gc_high;
@@ -344,6 +345,7 @@ enum {
 	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_FAULT_SEED,
 	O_TIMING, O_CHANNELS, O_DIES, O_READ_US, O_PROGRAM_US, O_ERASE_US,
 	O_CHANNEL_MBPS, O_QUEUE_DEPTH, O_REQUEST_PAGES, O_READ_FRACTION,
+	O_SHARDS,
 };
 
 static const struct option longopts[] = {
@@ -352,6 +354,7 @@ static const struct option longopts[] = {
 	{ "page-size",		required_argument, NULL, O_PAGE_SIZE },
 	{ "pages-per-block",	required_argument, NULL, O_PPB },
 	{ "op-percent",		required_argument, NULL, O_OP },
+	{ "shards",		required_argument, NULL, O_SHARDS },
 	{ "policy",		required_argument, NULL, O_POLICY },
 	{ "wl-threshold",	required_argument, NULL, O_WL },
 	{ "gc-low",		required_argument, NULL, O_GC_LOW },
@@ -441,6 +444,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->page_size = FTL_DEFAULT_PAGE_SIZE;
 	o->pages_per_block = FTL_DEFAULT_PAGES_PER_BLOCK;
+	o->shards = 1;
 	o->op_percent = FTL_DEFAULT_OP_PERCENT;
 	o->policy = FTL_GC_GREEDY;
 	o->wl_threshold = FTL_DEFAULT_WL_THRESHOLD;
@@ -479,6 +483,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case O_OP:
 			o->op_percent = parse_u32(name, optarg);
+			break;
+		case O_SHARDS:
+			o->shards = parse_u32(name, optarg);
+			if (o->shards < 1 || o->shards > FTL_MAX_SHARDS)
+				bad("%s must be 1..64", name);
 			break;
 		case O_POLICY:
 			o->policy = ftl_policy_parse(optarg);
@@ -600,6 +609,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		bad("%s", "give --logical-pages or --size, not both");
 	if (o->timing_flag && !o->timing)
 		bad("--%s needs --timing", o->timing_flag);
+	if (o->timing && o->shards > 1)
+		bad("%s", "--timing models one FTL: it takes no --shards");
 	if (o->timing && o->trace)
 		bad("%s", "--timing does not replay traces (--trace): it times "
 		    "synthetic workloads only");
@@ -616,7 +627,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 
 struct sim {
 	struct opts *o;
-	struct ftl *ftl;
+	struct simdev *ftl;
 	struct ftl_geometry geo;
 	struct rng rng;
 	struct valid_set vset;
@@ -663,10 +674,10 @@ static void die_write(int err, u64 lpn)
  */
 static inline bool sim_write_at(struct sim *s, u64 lpn, u32 *ppn)
 {
-	int err = ftl_write(s->ftl, lpn, ppn);
+	int err = simdev_write(s->ftl, lpn, ppn);
 
 	if (__builtin_expect(err, 0)) {
-		if (err != -EROFS || ftl_read_only(s->ftl) != FTL_READ_ONLY_WORN_OUT)
+		if (err != -EROFS || simdev_read_only(s->ftl) != FTL_READ_ONLY_WORN_OUT)
 			die_write(err, lpn);
 		s->worn_out = true;
 		return false;
@@ -716,7 +727,7 @@ static void trim_one(struct sim *s)
 	}
 	idx = rng_below(&s->rng, s->vset.n);
 	lpn = s->vset.list[idx];
-	if (ftl_discard(s->ftl, lpn, 1) != 1) {
+	if (simdev_discard(s->ftl, lpn, 1, false) != 1) {
 		fprintf(stderr, "%s: discard of valid lpn %u did not unmap it\n",
 			prog, lpn);
 		exit(1);
@@ -818,7 +829,7 @@ static void run_fill(struct sim *s)
 
 static void check_or_die(struct sim *s, const char *when)
 {
-	if (ftl_check(s->ftl)) {
+	if (simdev_check(s->ftl)) {
 		fprintf(stderr, "%s: ftl_check() failed %s\n", prog, when);
 		exit(1);
 	}
@@ -834,7 +845,7 @@ static void sample(struct sim *s, FILE *csv)
 {
 	struct ftl_stats st;
 
-	ftl_get_stats(s->ftl, &st);
+	simdev_get_stats(s->ftl, &st);
 	s->free_sum += st.free_blocks;
 	s->free_samples++;
 	if (csv) {
@@ -952,7 +963,7 @@ static double exact_erase_mean(struct sim *s)
 	double sum = 0;
 
 	for (u32 b = 0; b < s->geo.physical_blocks; b++)
-		sum += ftl_block_erase_count(s->ftl, b);
+		sum += simdev_block_erase_count(s->ftl, b);
 	return sum / s->geo.physical_blocks;
 }
 
@@ -1027,7 +1038,8 @@ static void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("open_blocks", s->geo.open_blocks);
 	JU("gc_low_blocks", s->geo.gc_low_blocks);
 	JU("gc_high_blocks", s->geo.gc_high_blocks);
-	JU("metadata_bytes", ftl_metadata_bytes(s->ftl));
+	JU("metadata_bytes", simdev_metadata_bytes(s->ftl));
+	JU("shards", o->shards);
 	/* parameters */
 	printf("  \"policy\": \"%s\",\n", ftl_policy_name(o->policy));
 	printf("  \"workload\": \"%s\",\n", workload_name(o, wbuf, sizeof(wbuf)));
@@ -1061,9 +1073,13 @@ static void print_human(struct sim *s, const struct ftl_stats *st,
 	       s->geo.logical_pages * (double)o->page_size / (1 << 20),
 	       s->geo.pages_per_block, o->op_percent);
 	printf("blocks:    %u physical = %u logical + %u spare; %u open, "
-	       "GC low/high %u/%u\n", s->geo.physical_blocks,
+	       "GC low/high %u/%u%s\n", s->geo.physical_blocks,
 	       s->geo.logical_blocks, s->geo.spare_blocks, s->geo.open_blocks,
-	       s->geo.gc_low_blocks, s->geo.gc_high_blocks);
+	       s->geo.gc_low_blocks, s->geo.gc_high_blocks,
+	       o->shards > 1 ? " per shard" : "");
+	if (o->shards > 1)
+		printf("shards:    %u, dealt %u-page stripes\n", o->shards,
+		       s->geo.pages_per_block);
 	if (o->trace)
 		printf("run:       policy %s, wl-threshold %u, trace replay%s\n",
 		       ftl_policy_name(o->policy), o->wl_threshold,
@@ -1164,7 +1180,7 @@ static int run_trace(struct sim *s)
 		fprintf(stderr, "%s: --fill failed\n", prog);
 		return 1;
 	}
-	ftl_reset_stats(s->ftl);
+	simdev_reset_stats(s->ftl);
 	trace_interval = o->csv_interval ? o->csv_interval : 1000;
 	trace_next_sample = trace_interval;
 	if (o->csv) {
@@ -1190,13 +1206,13 @@ static int run_trace(struct sim *s)
 	}
 	if (o->check)
 		check_or_die(s, "at the end");
-	ftl_get_stats(s->ftl, &st);
+	simdev_get_stats(s->ftl, &st);
 	if (o->json)
 		print_json(s, &st, elapsed, st.host_pages_written);
 	else
 		print_human(s, &st, elapsed, st.host_pages_written);
 	replay_destroy(&s->rp);
-	ftl_destroy(s->ftl);
+	simdev_destroy(s->ftl);
 	return 0;
 }
 
@@ -1250,19 +1266,20 @@ int main(int argc, char **argv)
 	}
 	if (o.timing && setup_timing(&s, &eng))
 		return 1;
-	ftl_port_quiet = true;	/* the reason was printed above */
+	ftl_port_quiet = true;	/* the reason is printed below */
 	/* without --timing no ops: the metadata-only fast path */
-	s.ftl = ftl_create(&cfg, s.timed ? &timed_ftl_ops : NULL, s.timed,
-			   &err);
+	s.ftl = simdev_create(&cfg, o.shards, s.timed ? &timed_ftl_ops : NULL,
+			      s.timed, &err, &why);
 	ftl_port_quiet = false;
 	if (!s.ftl) {
-		fprintf(stderr, "%s: ftl_create failed: %s\n", prog,
-			strerror(-err));
+		fprintf(stderr, "%s: %s with --shards %u: %s\n", prog,
+			err == -ENOMEM ? "out of memory" : "invalid geometry",
+			o.shards, why);
 		return 1;
 	}
-	ftl_get_geometry(s.ftl, &s.geo);
+	simdev_get_geometry(s.ftl, &s.geo);
 	if (s.timed)
-		timed_attach(s.timed, s.ftl);
+		timed_attach(s.timed, s.ftl->shard[0]);
 
 	rng_seed(&s.rng, o.seed);
 	s.trim_thresh = prob_threshold(o.trim_fraction);
@@ -1293,7 +1310,7 @@ int main(int argc, char **argv)
 		run_writes(&s, round_u64(o.warmup * s.geo.logical_pages));
 	if (o.check)
 		check_or_die(&s, "after fill and warmup");
-	ftl_reset_stats(s.ftl);
+	simdev_reset_stats(s.ftl);
 	s.trims = 0;
 	if (s.timed)
 		timed_measure_start(s.timed);
@@ -1329,7 +1346,7 @@ int main(int argc, char **argv)
 		sample(&s, csv);
 	}
 	elapsed = now() - t0;
-	ftl_get_stats(s.ftl, &st);
+	simdev_get_stats(s.ftl, &st);
 	/* Worn out: the measured writes are those the device took. */
 	if (s.worn_out)
 		total = st.host_pages_written;
@@ -1341,13 +1358,13 @@ int main(int argc, char **argv)
 	if (o.check)
 		check_or_die(&s, "at the end");
 
-	ftl_get_stats(s.ftl, &st);
+	simdev_get_stats(s.ftl, &st);
 	if (o.json)
 		print_json(&s, &st, elapsed, total);
 	else
 		print_human(&s, &st, elapsed, total);
 
-	ftl_destroy(s.ftl);
+	simdev_destroy(s.ftl);
 	if (s.timed)
 		timed_free(s.timed);
 	free(s.vset.list);

@@ -30,7 +30,7 @@
 
 #include "replay.h"
 
-int replay_init(struct replay *r, struct ftl *ftl, u32 page_size,
+int replay_init(struct replay *r, struct simdev *ftl, u32 page_size,
 		u64 logical_pages)
 {
 	memset(r, 0, sizeof(*r));
@@ -66,7 +66,7 @@ int replay_fill(struct replay *r)
 	int err;
 
 	for (lpn = 0; lpn < n; lpn++) {
-		err = ftl_write(r->ftl, lpn, &ppn);
+		err = simdev_write(r->ftl, lpn, &ppn);
 		if (err)
 			return err;
 		r->nonzero[lpn] = all_bits(r);
@@ -81,16 +81,16 @@ static int zero_partial(struct replay *r, u64 lpn, u32 first, u32 count)
 	int err;
 
 	r->sectors_zeroed += count;
-	if (ftl_lookup(r->ftl, lpn) == FTL_UNMAPPED)
+	if (!simdev_mapped(r->ftl, lpn))
 		return 0;
 	r->nonzero[lpn] &= ~sector_bits(first, count);
 	if (r->nonzero[lpn]) {
-		err = ftl_write(r->ftl, lpn, &ppn);
+		err = simdev_write(r->ftl, lpn, &ppn);
 		if (err)
 			return err;
 		r->rmw_pages++;
 	} else {
-		ftl_unmap(r->ftl, lpn, 1);
+		simdev_discard(r->ftl, lpn, 1, true);
 	}
 	return 0;
 }
@@ -114,7 +114,10 @@ static int discard(struct replay *r, u64 sector, u64 nr)
 
 		if (n > REPLAY_UNMAP_BATCH)
 			n = REPLAY_UNMAP_BATCH;
-		ret = ftl_discard(r->ftl, first_whole, n);
+		/* The module holds one shard's lock at a time. */
+		if (n > ftl_shard_run(&r->ftl->dealing, first_whole))
+			n = ftl_shard_run(&r->ftl->dealing, first_whole);
+		ret = simdev_discard(r->ftl, first_whole, n, false);
 		if (ret < 0)
 			return (int)ret;
 		for (u64 i = first_whole; i < first_whole + n; i++)
@@ -158,7 +161,7 @@ int replay_req(struct replay *r, const struct trace_req *req,
 			u64 len = spp - off < left ? spp - off : left;
 			u32 ppn;
 
-			err = ftl_read(r->ftl, pos / spp, &ppn);
+			err = simdev_read(r->ftl, pos / spp, &ppn);
 			if (err)
 				break;
 			pos += len;
@@ -174,7 +177,7 @@ int replay_req(struct replay *r, const struct trace_req *req,
 			u64 lpn = pos / spp;
 			u32 ppn;
 
-			err = ftl_write(r->ftl, lpn, &ppn);
+			err = simdev_write(r->ftl, lpn, &ppn);
 			if (err)
 				break;
 			if (len != spp)

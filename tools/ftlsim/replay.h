@@ -7,7 +7,7 @@
 #ifndef FTLSIM_REPLAY_H
 #define FTLSIM_REPLAY_H
 
-#include "../../ftl/ftl.h"
+#include "device.h"
 #include "tracefile.h"
 
 /* The module unmaps long discards in batches (FTLBLK_UNMAP_BATCH). */
@@ -15,7 +15,7 @@
 
 /**
  * struct replay - the module's view of a device, without data
- * @ftl: the core
+ * @ftl: the device (one FTL core or its shards)
  * @sectors_per_page: flash page size / 512, at most 32
  * @capacity: device size in sectors
  * @nonzero: per logical page, a bit per sector that may hold non-zero
@@ -33,7 +33,7 @@
  * @rmw_pages: page programs of partial pages (writes and discards)
  */
 struct replay {
-	struct ftl *ftl;
+	struct simdev *ftl;
 	u32 sectors_per_page;
 	u64 capacity;
 	u32 *nonzero;
@@ -46,13 +46,13 @@ struct replay {
 /**
  * replay_init() - set up a replay on @ftl
  * @r: replay to set up
- * @ftl: core, freshly created (every page unmapped)
+ * @ftl: device, freshly created (every page unmapped)
  * @page_size: flash page size in bytes, 512..16384, a power of two
  * @logical_pages: as configured
  *
  * Return: 0 or -ENOMEM.
  */
-int replay_init(struct replay *r, struct ftl *ftl, u32 page_size,
+int replay_init(struct replay *r, struct simdev *ftl, u32 page_size,
 		u64 logical_pages);
 void replay_destroy(struct replay *r);
 

@@ -137,8 +137,10 @@ def a_open_half(j):
 
 def free_held(j):
     # Time-averaged free blocks the core keeps out of the log; see
-    # data_ratio().
-    return (j["gc_low_blocks"] + j["gc_high_blocks"]) / 2.0 - 1
+    # data_ratio(). Each shard (--shards) keeps its own pool; the
+    # watermarks are per shard, open_blocks is already the device's.
+    return ((j["gc_low_blocks"] + j["gc_high_blocks"]) / 2.0 - 1) * \
+        j.get("shards", 1)
 
 
 # ---- tests --------------------------------------------------------------
@@ -195,6 +197,42 @@ def test_model_and_greedy():
         report(greedy["waf"] <= fifo["waf"],
                "greedy <= fifo, a~%.1f (op %d%%, seed 1): greedy WAF %.4f, "
                "fifo WAF %.4f" % (target, op, greedy["waf"], fifo["waf"]))
+
+
+def test_shards():
+    """A sharded device is N FTLs under uniform traffic: its WAF is the
+    model's for the data ratio left after every shard's open blocks and
+    free pool, and it pays for them against one FTL of the same size."""
+    runs = [model_args(10, "fifo") + ["--shards", n] for n in (1, 4)]
+    runs.append(model_args(10, "greedy") + ["--shards", 4])
+    one, four, greedy4 = parallel(runs)
+    model_line("a~1.1 (op 10%, --shards 4)", four)
+    # Spare blocks are rounded up per shard: at most one more each.
+    report(four["waf"] > one["waf"] and four["open_blocks"] == 4 * 2 and
+           one["physical_blocks"] <= four["physical_blocks"] <=
+           one["physical_blocks"] + 4,
+           "4 shards hold 4x the open blocks (%d) and free pools: fifo WAF "
+           "%.4f > one FTL's %.4f, with %d physical blocks against %d" %
+           (four["open_blocks"], four["waf"], one["waf"],
+            four["physical_blocks"], one["physical_blocks"]))
+    report(greedy4["waf"] <= four["waf"],
+           "greedy <= fifo with 4 shards: %.4f vs %.4f" %
+           (greedy4["waf"], four["waf"]))
+    for bad in (0, 65):
+        p = run(["--shards", bad], check=False)
+        report(p.returncode == 2 and "--shards must be 1..64" in p.stderr,
+               "--shards %d: exit %d (want 2): %s" %
+               (bad, p.returncode, p.stderr.strip()))
+    p = run(["--shards", 2, "--timing"], check=False)
+    report(p.returncode == 2 and "--shards" in p.stderr,
+           "--timing with --shards 2: exit %d (want 2): %s" %
+           (p.returncode, p.stderr.strip()))
+    # 16 blocks of 64 pages dealt to 32 shards: half would hold nothing.
+    p = run(["--logical-pages", 1024, "--pages-per-block", 64,
+             "--op-percent", 50, "--shards", 32], check=False)
+    report(p.returncode == 1 and "with --shards 32: " in p.stderr,
+           "more shards than stripes: exit %d (want 1): %s" %
+           (p.returncode, p.stderr.strip()))
 
 
 def test_trim():
@@ -340,11 +378,13 @@ def main():
     ap.add_argument("--iolog-replay",
                     help="host build of tests/vm/tools/iolog-replay.c")
     ap.add_argument("--only",
-                    help="comma list: model,trim,wl,cli,san,trace,timing")
+                    help="comma list: model,shards,trim,wl,cli,san,trace,"
+                    "timing")
     o = ap.parse_args()
     FTLSIM = o.ftlsim
     only = set(o.only.split(",")) if o.only else None
-    tests = [("model", test_model_and_greedy), ("trim", test_trim),
+    tests = [("model", test_model_and_greedy), ("shards", test_shards),
+             ("trim", test_trim),
              ("wl", test_wear_leveling), ("cli", test_cli)]
     if o.san:
         tests.append(("san", lambda: test_sanitized(o.san)))

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* device.c - the simulated device's shards (device.h). */
+#include <stdlib.h>
+
+#include "device.h"
+
+struct simdev *simdev_create(const struct ftl_config *cfg, u32 nr,
+			     const struct ftl_ops *ops, void *ctx, int *err,
+			     const char **why)
+{
+	struct simdev *d = calloc(1, sizeof(*d));
+	struct ftl_geometry geo;
+	struct ftl_config part;
+	u64 pages = 0;
+	u32 i;
+
+	*err = -ENOMEM;
+	*why = "out of memory";
+	if (!d)
+		return NULL;
+	d->dealing = (struct ftl_shards){ .nr = nr,
+					  .stripe = cfg->pages_per_block };
+	for (i = 0; i < nr; i++) {
+		*err = ftl_shard_config(cfg, &d->dealing, i, &part);
+		if (*err) {
+			*why = "a shard would hold no logical page (fewer erase blocks than shards)";
+			goto fail;
+		}
+		*err = ftl_config_check(&part, &geo, why);
+		if (*err)
+			goto fail;
+		if (pages + geo.physical_pages >= U32_MAX) {
+			*err = -EINVAL;
+			*why = "physical capacity must be below 2^32 pages";
+			goto fail;
+		}
+		d->first_ppn[i] = pages;
+		pages += geo.physical_pages;
+		d->shard[i] = ftl_create(&part, ops, ctx, err);
+		if (!d->shard[i]) {
+			*why = "out of memory";
+			goto fail;
+		}
+	}
+	*err = 0;
+	return d;
+fail:
+	simdev_destroy(d);
+	return NULL;
+}
+
+void simdev_destroy(struct simdev *d)
+{
+	u32 i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->dealing.nr; i++)
+		ftl_destroy(d->shard[i]);
+	free(d);
+}
+
+s64 simdev_discard(struct simdev *d, u64 lpn, u64 count, bool unmap)
+{
+	s64 sum = 0, ret;
+	u64 local, piece;
+	u32 i;
+
+	/* A range that does not fit changes nothing (as ftl_discard()). */
+	if (d->dealing.nr > 1 && (lpn + count < lpn ||
+				  lpn + count > simdev_logical_pages(d)))
+		return -ERANGE;
+	while (count) {
+		piece = ftl_shard_run(&d->dealing, lpn);
+		piece = piece < count ? piece : count;
+		i = ftl_shard_of(&d->dealing, lpn, &local);
+		ret = unmap ? ftl_unmap(d->shard[i], local, piece) :
+			      ftl_discard(d->shard[i], local, piece);
+		if (ret < 0)
+			return ret;
+		sum += ret;
+		lpn += piece;
+		count -= piece;
+	}
+	return sum;
+}
+
+enum ftl_read_only simdev_read_only(const struct simdev *d)
+{
+	enum ftl_read_only ro;
+	u32 i;
+
+	for (i = 0; i < d->dealing.nr; i++) {
+		ro = ftl_read_only(d->shard[i]);
+		if (ro != FTL_WRITABLE)
+			return ro;
+	}
+	return FTL_WRITABLE;
+}
+
+void simdev_get_stats(const struct simdev *d, struct ftl_stats *st)
+{
+	struct ftl_geometry geo;
+	struct ftl_stats part;
+	u64 blocks = 0;
+	u32 i;
+
+	if (d->dealing.nr == 1) {
+		ftl_get_stats(d->shard[0], st);
+		return;
+	}
+	*st = (struct ftl_stats){ 0 };
+	for (i = 0; i < d->dealing.nr; i++) {
+		ftl_get_stats(d->shard[i], &part);
+		ftl_get_geometry(d->shard[i], &geo);
+		ftl_shard_stats_add(st, &blocks, &part, geo.physical_blocks);
+	}
+}
+
+void simdev_get_geometry(const struct simdev *d, struct ftl_geometry *geo)
+{
+	struct ftl_geometry part;
+	u32 i;
+
+	*geo = (struct ftl_geometry){ 0 };
+	for (i = 0; i < d->dealing.nr; i++) {
+		ftl_get_geometry(d->shard[i], &part);
+		ftl_shard_geometry_add(geo, &part);
+	}
+}
+
+u64 simdev_logical_pages(const struct simdev *d)
+{
+	struct ftl_geometry geo;
+
+	simdev_get_geometry(d, &geo);
+	return geo.logical_pages;
+}
+
+void simdev_reset_stats(struct simdev *d)
+{
+	u32 i;
+
+	for (i = 0; i < d->dealing.nr; i++)
+		ftl_reset_stats(d->shard[i]);
+}
+
+u64 simdev_metadata_bytes(const struct simdev *d)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < d->dealing.nr; i++)
+		sum += ftl_metadata_bytes(d->shard[i]);
+	return sum;
+}
+
+u32 simdev_block_erase_count(const struct simdev *d, u32 block)
+{
+	struct ftl_geometry geo;
+	u32 i;
+
+	for (i = 0; i < d->dealing.nr; i++) {
+		ftl_get_geometry(d->shard[i], &geo);
+		if (block < geo.physical_blocks)
+			return ftl_block_erase_count(d->shard[i], block);
+		block -= geo.physical_blocks;
+	}
+	return 0;
+}
+
+int simdev_check(const struct simdev *d)
+{
+	u32 i;
+
+	for (i = 0; i < d->dealing.nr; i++)
+		if (ftl_check(d->shard[i]))
+			return -EIO;
+	return 0;
+}
