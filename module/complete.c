@@ -191,7 +191,7 @@ void ftlblk_timing_start(struct ftlblk_dev *dev, struct request *rq)
 
 /**
  * ftlblk_timing_reads() - charge host reads of @n mapped pages
- * @dev: device, dev->lock not needed
+ * @dev: device, no shard's lock needed
  * @treq: the reading request
  * @ppns: physical pages read
  * @n: entries in @ppns
@@ -211,9 +211,9 @@ void ftlblk_timing_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
 
 /**
  * ftlblk_timing_program() - charge the host program of @ppn
- * @dev: device, dev->lock held
+ * @dev: device, the shard's lock held
  * @treq: the writing request
- * @ppn: physical page ftl_write() chose
+ * @ppn: physical page ftl_write() chose, in the device's numbering
  */
 void ftlblk_timing_program(struct ftlblk_dev *dev,
 			   struct ftl_timing_req *treq, u32 ppn)
@@ -229,11 +229,11 @@ void ftlblk_timing_program(struct ftlblk_dev *dev,
  * GC outside a timed write cannot happen (only ftl_write() collects), but
  * if it ever did it would still occupy the dies, from now.
  */
-static struct ftl_timing_req *gc_request(struct ftlblk_dev *dev,
+static struct ftl_timing_req *gc_request(struct ftl_timing_req *treq,
 					 struct ftl_timing_req *spare)
 {
-	if (dev->treq)
-		return dev->treq;
+	if (treq)
+		return treq;
 	ftl_timing_req_start(spare, ktime_get_ns());
 	return spare;
 }
@@ -241,34 +241,39 @@ static struct ftl_timing_req *gc_request(struct ftlblk_dev *dev,
 /**
  * ftlblk_timing_relocate() - charge a GC or wear-leveling page copy to
  * the request that triggered it (FTL move callback)
- * @dev: device, dev->lock held
- * @from: page read
- * @to: page programmed
+ * @dev: device, the shard's lock held
+ * @treq: the request whose write runs under it (&ftlblk_shard.treq), or
+ *	NULL
+ * @from: page read, in the device's numbering
+ * @to: page programmed, in the device's numbering
  */
-void ftlblk_timing_relocate(struct ftlblk_dev *dev, u32 from, u32 to)
+void ftlblk_timing_relocate(struct ftlblk_dev *dev,
+			    struct ftl_timing_req *treq, u32 from, u32 to)
 {
 	struct ftl_timing_req spare;
 
 	if (!dev->timing_on)
 		return;
 	spin_lock(&dev->timing_lock);
-	ftl_timing_relocate(&dev->timing, gc_request(dev, &spare), from, to);
+	ftl_timing_relocate(&dev->timing, gc_request(treq, &spare), from, to);
 	spin_unlock(&dev->timing_lock);
 }
 
 /**
  * ftlblk_timing_erase() - charge a block erase (FTL erased callback)
- * @dev: device, dev->lock held
- * @block: the block
+ * @dev: device, the shard's lock held
+ * @treq: as for ftlblk_timing_relocate()
+ * @block: the block, in the device's numbering
  */
-void ftlblk_timing_erase(struct ftlblk_dev *dev, u32 block)
+void ftlblk_timing_erase(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+			 u32 block)
 {
 	struct ftl_timing_req spare;
 
 	if (!dev->timing_on)
 		return;
 	spin_lock(&dev->timing_lock);
-	ftl_timing_erase(&dev->timing, gc_request(dev, &spare), block);
+	ftl_timing_erase(&dev->timing, gc_request(treq, &spare), block);
 	spin_unlock(&dev->timing_lock);
 }
 

@@ -159,6 +159,7 @@ FTLBLK_FIELD_ATTR(program_us, FTLBLK_PROGRAM_US);
 FTLBLK_FIELD_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_FIELD_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
 FTLBLK_FIELD_ATTR(poll_queues, FTLBLK_POLL_QUEUES);
+FTLBLK_FIELD_ATTR(shards, FTLBLK_SHARDS);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -323,6 +324,7 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_erase_us,
 	&ftlblk_item_attr_channel_mbps,
 	&ftlblk_item_attr_poll_queues,
+	&ftlblk_item_attr_shards,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_power_cut,

@@ -27,8 +27,8 @@
 #include "trace.h"
 
 /*
- * Pages unmapped per hold of dev->lock, so I/O is not stalled for long;
- * the pages they release fit in the request's page array.
+ * Pages unmapped per hold of a shard's lock, so I/O is not stalled for
+ * long; the pages they release fit in the request's page array.
  */
 #define FTLBLK_UNMAP_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
 
@@ -47,15 +47,17 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	/* Replacing a cached page may also write back another. */
 	struct page *page, *released[2];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+	/* From here on @lpn is the shard's logical page. */
+	struct ftlblk_shard *sh = ftlblk_shard(dev, lpn, &lpn);
 	bool holds_data;
 	void *buf;
 	int err = 0;
 
 	if (discard)
 		ftlblk_count(dev, FTLBLK_PC_SECTORS_ZEROED, count);
-	spin_lock(&dev->lock);
-	holds_data = ftlblk_lpn_has_data(dev, lpn);
-	spin_unlock(&dev->lock);
+	spin_lock(&sh->lock);
+	holds_data = ftlblk_lpn_has_data(sh, lpn);
+	spin_unlock(&sh->lock);
 	/* fstrim re-discards free space: most partial pages hold nothing. */
 	if (!keep_mapped && !holds_data)
 		return BLK_STS_OK;
@@ -64,19 +66,19 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	if (err)
 		return ftlblk_pages_status(dev, err);
 	buf = page_address(page);
-	ftlblk_lock(dev, &rel);
+	ftlblk_lock(sh, &rel);
 	/* The page may have been discarded meanwhile; then it reads zero. */
-	if (keep_mapped || ftlblk_lpn_has_data(dev, lpn)) {
-		ftlblk_copy_page_locked(dev, lpn, buf, 0, 0);
+	if (keep_mapped || ftlblk_lpn_has_data(sh, lpn)) {
+		ftlblk_copy_page_locked(sh, lpn, buf, 0, 0);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
 		if (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {
-			err = ftlblk_store_page(dev, lpn, page, treq, false);
+			err = ftlblk_store_page(sh, lpn, page, treq, false);
 			page = err ? page : NULL;
 		} else {
-			err = ftlblk_store_unmap(dev, lpn, 1, false, treq);
+			err = ftlblk_store_unmap(sh, lpn, 1, false, treq);
 		}
 	}
-	ftlblk_unlock(dev);
+	ftlblk_unlock(sh);
 	if (page)
 		ftlblk_pages_put(dev, &page, 1);
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
@@ -90,15 +92,18 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 	for (; count; lpn++, count--) {
 		struct page *page, *released[2];
 		struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+		struct ftlblk_shard *sh;
+		u64 local;
 		int err;
 
 		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
 		if (err)
 			return ftlblk_pages_status(dev, err);
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
-		ftlblk_lock(dev, &rel);
-		err = ftlblk_store_page(dev, lpn, page, treq, false);
-		ftlblk_unlock(dev);
+		sh = ftlblk_shard(dev, lpn, &local);
+		ftlblk_lock(sh, &rel);
+		err = ftlblk_store_page(sh, local, page, treq, false);
+		ftlblk_unlock(sh);
 		if (err) {
 			ftlblk_pages_put(dev, &page, 1);
 			return BLK_STS_IOERR;
@@ -116,30 +121,38 @@ static u64 unmap_batch(struct ftlblk_dev *dev)
 }
 
 /*
- * Reschedules between batches only, so a range of at most one batch (a
- * quick discard, run from queue_rq) never sleeps. @buf holds what one
- * batch releases.
+ * One lock hold per batch, or per piece of the range in one shard.
+ * Reschedules only after a whole batch's worth of pages, so a range of at
+ * most one batch (a quick discard, run from queue_rq) never sleeps, in
+ * however many shards it lies. The request's page array holds what one
+ * hold releases.
  */
 static blk_status_t unmap_pages(struct ftlblk_dev *dev, struct ftlblk_cmd *cmd,
 				u64 lpn, u64 count, bool discard)
 {
 	struct ftlblk_released rel = { cmd->pages, FTLBLK_UNMAP_BATCH };
-	u64 batch = unmap_batch(dev);
+	u64 batch = unmap_batch(dev), since_resched = 0;
 
 	while (count) {
-		u64 n = min(count, batch);
+		u64 n = min3(count, batch, ftl_shard_run(&dev->dealing, lpn));
+		struct ftlblk_shard *sh;
+		u64 local;
 		int err;
 
-		ftlblk_lock(dev, &rel);
-		/* Page counts add up over batches; ctr counts requests. */
-		err = ftlblk_store_unmap(dev, lpn, n, discard, &cmd->treq);
-		ftlblk_unlock(dev);
+		sh = ftlblk_shard(dev, lpn, &local);
+		ftlblk_lock(sh, &rel);
+		/* Page counts add up over holds; ctr counts requests. */
+		err = ftlblk_store_unmap(sh, local, n, discard, &cmd->treq);
+		ftlblk_unlock(sh);
 		if (err)
 			return BLK_STS_IOERR;
 		lpn += n;
 		count -= n;
-		if (count)
+		since_resched += n;
+		if (count && since_resched >= batch) {
+			since_resched = 0;
 			cond_resched();
+		}
 	}
 	return BLK_STS_OK;
 }

@@ -20,6 +20,7 @@
 #include "cache.h"
 #include "compat.h"
 #include "ftl.h"
+#include "shard.h"
 #include "timing.h"
 
 /*
@@ -57,6 +58,7 @@ enum ftlblk_field_id {
 	FTLBLK_ERASE_US,
 	FTLBLK_CHANNEL_MBPS,
 	FTLBLK_POLL_QUEUES,
+	FTLBLK_SHARDS,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -88,7 +90,8 @@ extern const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS];
 /*
  * Device-level counters the FTL core does not keep (it sees whole pages),
  * as sysfs shows them: summed from the per-CPU ones (struct
- * ftlblk_pcpu_stats) and dev->ctr (struct ftlblk_locked_counters).
+ * ftlblk_pcpu_stats), the shards' (struct ftlblk_locked_counters) and
+ * dev->power_cuts.
  */
 struct ftlblk_counters {
 	u64 discard_requests;	/* REQ_OP_DISCARD requests received */
@@ -105,15 +108,14 @@ struct ftlblk_counters {
 	u64 nomem_writes;		/* writes sent to the worker for memory */
 };
 
-/* The counters kept under dev->lock (dev->ctr): power cuts and the cache. */
+/* The counters kept under a shard's lock (ftlblk_shard.ctr): its cache. */
 struct ftlblk_locked_counters {
-	u64 power_cuts;
 	u64 cache_writebacks;		/* cached updates made durable */
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 };
 
 /*
- * What requests count without dev->lock, per CPU (as part_stat does);
+ * What requests count without a lock, per CPU (as part_stat does);
  * sysfs adds them up. Named as in struct ftlblk_counters, and the reads
  * the FTL core does not see: host_pages_read and unmapped_reads of the
  * lock-free read path, added to the core's.
@@ -215,6 +217,55 @@ enum ftlblk_cut_mode {
 	FTLBLK_CUT_RANDOM,	/* each is kept or lost, by chance */
 };
 
+/**
+ * struct ftlblk_shard - one FTL instance of a device and the data pages it
+ * maps (ftl/shard.h deals the logical pages: shards=N)
+ * @dev: its device
+ * @ftl: the FTL core instance, under @lock
+ * @data: data[lpn] is the page frame number + 1 of the memory holding the
+ *	shard's logical page lpn's data on flash (the page the FTL maps it
+ *	to), 0 if none; written under @lock. 4 bytes where a pointer takes
+ *	8, which keeps the page table at 0.1 % of the capacity (RAM must end
+ *	below 16 TiB, checked at load). Indexed by logical page, not
+ *	physical: GC moves a page's data without touching it (the core's
+ *	maps move), and a reader finds the data in one load.
+ * @first_block: the shard's block 0 in the device's block numbering
+ *	(tracepoints, the timing model's dies)
+ * @lock: protects @ftl (maps, GC, counters), @data, @data_pages, @rel,
+ *	@treq, @ctr and @cache. Taken in task context only: from queue_rq
+ *	(the submitter or a kworker, never interrupts), ftlblk_wq and sysfs.
+ *	Nothing under it sleeps or allocates: data pages are taken before
+ *	it, and the pages the FTL releases are collected in the holder's
+ *	array (@rel, see ftlblk_lock()) and sent to limbo by ftlblk_unlock()
+ *	after it. One hold covers at most FTLBLK_BATCH_PAGES reads or writes
+ *	(plus the GC they trigger) or FTLBLK_UNMAP_BATCH unmapped pages. No
+ *	code holds two shards' locks.
+ * @data_pages: data pages the shard maps
+ * @rel: the lock holder's array of released pages, or NULL
+ * @treq: the request whose write runs under @lock now, so that the GC it
+ *	triggers is charged to it (timing=1)
+ * @ctr: the shard's write cache counters
+ * @cache: the volatile write cache of the shard's logical pages (store.c,
+ *	power.c), with write_cache=1: cache.slot is NULL without (cache_on
+ *	false)
+ *
+ * The first four fields are read by every request; the rest, written by
+ * every write, start on their own cache line, and so does each shard.
+ */
+struct ftlblk_shard {
+	struct ftlblk_dev *dev;
+	struct ftl *ftl;
+	u32 *data;
+	u32 first_block;
+
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	u64 data_pages;
+	struct ftlblk_released *rel;
+	struct ftl_timing_req *treq;
+	struct ftlblk_locked_counters ctr;
+	struct ftl_cache cache;
+} ____cacheline_aligned_in_smp;
+
 /*
  * The fields are grouped by who writes them, so that what every request
  * reads shares no cache line with what every write dirties: first the
@@ -228,69 +279,37 @@ struct ftlblk_dev {
 	unsigned int sectors_per_page;
 	unsigned int page_shift;	/* log2 of the flash page size */
 	unsigned int page_order;	/* data pages are 2^page_order pages */
-	struct ftl *ftl;		/* under lock, see below */
-	/*
-	 * data[lpn] is the page frame number + 1 of the memory holding
-	 * logical page lpn's data on flash (the page the FTL maps it to),
-	 * 0 if none (written under lock): 4 bytes where a pointer takes 8,
-	 * which keeps the page table at 0.1 % of the capacity (RAM must end
-	 * below 16 TiB, checked at load). Indexed by logical page, not
-	 * physical: GC moves a page's data without touching it (the core's
-	 * maps move), and a reader finds the data in one load. The FTL core
-	 * keeps the reverse map (each physical page's lpn) itself, in an
-	 * array GC reads in block order.
-	 */
-	u32 *data;
+	/* The FTL instances and how logical pages are dealt to them. */
+	struct ftlblk_shard *shards;
+	struct ftl_shards dealing;
 	struct ftlblk_pcpu_stats __percpu *pcpu;
 	bool cache_on;			/* write_cache=1 (ftlblk_cache_on()) */
 	bool timing_on;			/* timing=1, see timing_lock */
 	/*
 	 * power_off and cuts_seen (power cuts so far: the power cycle) are
-	 * written under lock at a cut and a restore only, and read without
-	 * it by every request (queue_rq, completions), where a stale value
-	 * only fails a request as if it had come a moment later.
+	 * written under power_mutex at a cut and a restore only, and read
+	 * without a lock by every request (queue_rq, completions), where a
+	 * stale value only fails a request as if it had come a moment later
+	 * (a cut takes every shard's lock once after setting them, so no
+	 * change that checked power_off before is still running then).
 	 */
 	bool power_off;
 	u32 cuts_seen;
+	/*
+	 * Some shard's FTL turned read-only and the device was marked so
+	 * (wearout.c): set once, read by every change (store.c).
+	 */
+	atomic_t read_only_noted;
 	unsigned long mem_limit_pages;	/* see mem_pages */
 	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
 	struct badblocks *bb;
 
 	/*
-	 * ---- lock: the FTL and the data pages it maps ----
-	 * lock protects ftl (maps, GC, counters), data[], data_pages, rel,
-	 * treq, ctr and the write cache. It is taken in task context only:
-	 * from queue_rq (which runs in the submitter or a kworker, never
-	 * from interrupts), ftlblk_wq and sysfs. Nothing under it sleeps or
-	 * allocates: data pages are taken before it, and the pages the FTL
-	 * releases are collected in the holder's array (rel, see
-	 * ftlblk_lock()) and sent to limbo by ftlblk_unlock() after it. One
-	 * hold covers at most FTLBLK_BATCH_PAGES reads or writes (plus the
-	 * GC they trigger) or FTLBLK_UNMAP_BATCH unmapped pages.
-	 */
-	spinlock_t lock ____cacheline_aligned_in_smp;
-	u64 data_pages;
-	struct ftlblk_released *rel;	/* the lock holder's, or NULL */
-	/*
-	 * The request whose write runs under lock now, so that the GC it
-	 * triggers is charged to it (timing=1).
-	 */
-	struct ftl_timing_req *treq;
-	struct ftlblk_locked_counters ctr;
-	/* The FTL's read-only state was acted on (wearout.c). */
-	bool read_only_noted;
-	/*
-	 * Volatile write cache (store.c, power.c), with write_cache=1:
-	 * cache.slot is NULL without (cache_on false).
-	 */
-	struct ftl_cache cache;
-
-	/*
 	 * ---- pool_lock: free data pages ----
 	 * pool_lock protects pool[], pool_pages, limbo (and its carriers),
 	 * limbo_pages, limbo_took and limbo_work_armed; it nests inside
-	 * lock. A hold copies at most one request's or one lock hold's page
-	 * pointers, or moves LIMBO_BATCH limbo pages (pages.c).
+	 * a shard's lock. A hold copies at most one request's or one lock
+	 * hold's page pointers, or moves LIMBO_BATCH limbo pages (pages.c).
 	 */
 	spinlock_t pool_lock ____cacheline_aligned_in_smp;
 	struct page **pool;		/* free data pages, stale contents */
@@ -329,8 +348,8 @@ struct ftlblk_dev {
 	 * ---- timing_lock: the NAND timing model ----
 	 * NAND timing (complete.c), with timing=1 (timing_on, frozen at
 	 * power-on). timing_lock protects timing (the dies' and channels'
-	 * busy times and the counters); it nests inside lock, because GC
-	 * runs under lock, and lock-free readers take it alone. Every call
+	 * busy times and the counters); it nests inside a shard's lock,
+	 * because GC runs under it, and lock-free readers take it alone. Every call
 	 * under it is O(1), except an erase: O(dies), at most 4096.
 	 * timers_cut is set once, under timing_lock, when removal starts:
 	 * from then requests complete without waiting for their modeled
@@ -355,22 +374,33 @@ struct ftlblk_dev {
 	 * default queues' unused), else NULL.
 	 */
 	struct ftlblk_pollq *pollqs;
-	/* power_mutex serializes cutting and restoring the power. */
+	/*
+	 * power_mutex serializes cutting and restoring the power, and
+	 * protects power_cuts (the cuts counted since the last reset_stats).
+	 */
 	struct mutex power_mutex;
+	u64 power_cuts;
 	unsigned int cut_mode;		/* power_cut_mode */
 	struct badblocks bb_own;
 };
 
-/* The memory holding logical page @lpn's data on flash, or NULL. */
-static inline struct page *ftlblk_data(const struct ftlblk_dev *dev, u64 lpn)
+/* The shard holding device logical page @lpn, and its number there. */
+static inline struct ftlblk_shard *ftlblk_shard(struct ftlblk_dev *dev,
+						u64 lpn, u64 *local)
 {
-	u32 frame = dev->data[lpn];
+	return &dev->shards[ftl_shard_of(&dev->dealing, lpn, local)];
+}
+
+/* The memory holding the shard's logical page @lpn's data, or NULL. */
+static inline struct page *ftlblk_data(const struct ftlblk_shard *sh, u64 lpn)
+{
+	u32 frame = sh->data[lpn];
 
 	return frame ? pfn_to_page(frame - 1) : NULL;
 }
 
-/* Under dev->lock. */
-static inline void ftlblk_set_data(struct ftlblk_dev *dev, u64 lpn,
+/* Under sh->lock. */
+static inline void ftlblk_set_data(struct ftlblk_shard *sh, u64 lpn,
 				   struct page *page)
 {
 	/*
@@ -378,7 +408,13 @@ static inline void ftlblk_set_data(struct ftlblk_dev *dev, u64 lpn,
 	 * also finds the data written into the page before it, and one
 	 * that finds none the forward map as it was before.
 	 */
-	smp_store_release(&dev->data[lpn], page ? page_to_pfn(page) + 1 : 0);
+	smp_store_release(&sh->data[lpn], page ? page_to_pfn(page) + 1 : 0);
+}
+
+/* A shard's physical page @ppn in the device's numbering. */
+static inline u32 ftlblk_device_ppn(const struct ftlblk_shard *sh, u32 ppn)
+{
+	return ppn + sh->first_block * sh->dev->dealing.stripe;
 }
 
 /* Is the volatile write cache on (write_cache=1)? */
@@ -469,20 +505,20 @@ int ftlblk_worker_init(void);
 void ftlblk_worker_exit(void);
 
 /* store.c */
-int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, struct page *page,
 		      struct ftl_timing_req *treq, bool fua);
-int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
+int ftlblk_store_unmap(struct ftlblk_shard *sh, u64 lpn, u64 count,
 		       bool discard, struct ftl_timing_req *treq);
-bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua);
-int ftlblk_writeback_oldest(struct ftlblk_dev *dev,
+bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua);
+int ftlblk_writeback_oldest(struct ftlblk_shard *sh,
 			    struct ftl_timing_req *treq);
-void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v);
-bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep);
-bool ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v);
+bool ftlblk_cached_page(struct ftlblk_shard *sh, u64 lpn, struct page **pagep);
+bool ftlblk_cached_page_unlocked(struct ftlblk_shard *sh, u64 lpn,
 				 struct page **pagep);
-void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+void ftlblk_copy_page_locked(struct ftlblk_shard *sh, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len);
-bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn);
+bool ftlblk_lpn_has_data(struct ftlblk_shard *sh, u64 lpn);
 
 /* pages.c */
 int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
@@ -490,14 +526,18 @@ int ftlblk_pages_get(struct ftlblk_dev *dev, struct page **pages,
 blk_status_t ftlblk_pages_status(struct ftlblk_dev *dev, int err);
 void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 		      unsigned int n);
-void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
-	__acquires(&dev->lock);
-void ftlblk_unlock(struct ftlblk_dev *dev) __releases(&dev->lock);
-void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page);
+void ftlblk_lock(struct ftlblk_shard *sh, struct ftlblk_released *rel)
+	__acquires(&sh->lock);
+void ftlblk_unlock(struct ftlblk_shard *sh) __releases(&sh->lock);
+void ftlblk_release_page(struct ftlblk_shard *sh, struct page *page);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
 extern const struct ftl_ops ftlblk_ftl_ops;
 extern const struct ftl_ops ftlblk_ftl_timed_ops;
+
+/* stats.c */
+void ftlblk_ftl_stats(struct ftlblk_dev *dev, struct ftl_stats *st,
+		      struct ftl_geometry *geo);
 
 /* badblocks.c */
 int ftlblk_bb_init(struct badblocks *bb);
@@ -511,7 +551,7 @@ bool ftlblk_bad_sectors(struct ftlblk_dev *dev, struct request *rq);
 extern struct device_attribute dev_attr_badblocks;
 
 /* wearout.c */
-void ftlblk_wearout_check(struct ftlblk_dev *dev);
+void ftlblk_wearout_check(struct ftlblk_shard *sh);
 void ftlblk_block_retired(void *ctx, u32 block, u32 erase_count);
 void ftlblk_wearout_init(struct ftlblk_dev *dev);
 void ftlblk_wearout_exit(struct ftlblk_dev *dev);
@@ -525,8 +565,10 @@ void ftlblk_timing_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
 			 const u32 *ppns, unsigned int n);
 void ftlblk_timing_program(struct ftlblk_dev *dev,
 			   struct ftl_timing_req *treq, u32 ppn);
-void ftlblk_timing_relocate(struct ftlblk_dev *dev, u32 from, u32 to);
-void ftlblk_timing_erase(struct ftlblk_dev *dev, u32 block);
+void ftlblk_timing_relocate(struct ftlblk_dev *dev,
+			    struct ftl_timing_req *treq, u32 from, u32 to);
+void ftlblk_timing_erase(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+			 u32 block);
 void ftlblk_end_request(struct ftlblk_dev *dev, struct request *rq,
 			blk_status_t sts);
 void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut);

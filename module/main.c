@@ -124,6 +124,8 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 	[FTLBLK_CHANNEL_MBPS] = { .name = "channel_mbps", .min = 1,
 				  .max = FTL_TIMING_MAX_MBPS,
 				  .help = "1..100000 (MB/s per channel)" },
+	[FTLBLK_SHARDS] = { .name = "shards", .min = 1, .max = FTL_MAX_SHARDS,
+			    .help = "1..64 (independent FTL instances)" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -145,6 +147,7 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_PROGRAM_US] = FTL_TIMING_DEFAULT_PROGRAM_US,
 	[FTLBLK_ERASE_US] = FTL_TIMING_DEFAULT_ERASE_US,
 	[FTLBLK_CHANNEL_MBPS] = FTL_TIMING_DEFAULT_CHANNEL_MBPS,
+	[FTLBLK_SHARDS] = 1,
 } };
 
 /*
@@ -209,6 +212,8 @@ FTLBLK_FIELD_PARAM(channel_mbps, FTLBLK_CHANNEL_MBPS,
 		   "Channel bandwidth in MB/s, 1..100000. Default: 200");
 FTLBLK_FIELD_PARAM(poll_queues, FTLBLK_POLL_QUEUES,
 		   "Polled hardware queues (io_uring IOPOLL, REQ_POLLED), 0..256. Default: 0");
+FTLBLK_FIELD_PARAM(shards, FTLBLK_SHARDS,
+		   "Independent FTL instances, each with its own lock, blocks and GC, dealt erase-block stripes of the logical pages, 1..64. Default: 1");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -268,7 +273,7 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	cmd->gen = READ_ONCE(dev->cuts_seen);
 	/*
 	 * The power cycle, then power_off (a cut sets them the other way
-	 * round, under dev->lock): a request that finds the power on has
+	 * round, with smp_wmb()): a request that finds the power on has
 	 * the cycle it runs in, or an older one, which only fails it.
 	 */
 	smp_rmb();
@@ -418,6 +423,43 @@ static void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 	fcfg->endurance = v[FTLBLK_ENDURANCE];
 }
 
+/* How @cfg deals its logical pages to shards. */
+static struct ftl_shards ftlblk_dealing(const struct ftlblk_config *cfg)
+{
+	return (struct ftl_shards){ .nr = cfg->val[FTLBLK_SHARDS],
+				    .stripe = cfg->val[FTLBLK_PAGES_PER_BLOCK] };
+}
+
+/* Every shard of @cfg must be a working FTL, and all of them addressable. */
+static int ftlblk_shards_check(const struct ftlblk_config *cfg,
+			       const struct ftl_config *fcfg, const char *who)
+{
+	struct ftl_shards dealing = ftlblk_dealing(cfg);
+	struct ftl_geometry geo;
+	struct ftl_config part;
+	u64 physical_pages = 0;
+	const char *why = NULL;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < dealing.nr && !err; i++) {
+		err = ftl_shard_config(fcfg, &dealing, i, &part);
+		if (err)
+			why = "a shard would hold no logical page (fewer erase blocks than shards)";
+		else
+			err = ftl_config_check(&part, &geo, &why);
+		physical_pages += err ? 0 : geo.physical_pages;
+	}
+	if (!err && physical_pages >= U32_MAX) {
+		why = "physical capacity must be below 2^32 pages";
+		err = -EINVAL;
+	}
+	if (err)
+		pr_err("%s: invalid shards %u: allowed 1..%u shards that each keep a working FTL; with these: %s\n",
+		       who, dealing.nr, FTL_MAX_SHARDS, why);
+	return err;
+}
+
 static int ftlblk_config_check(const struct ftlblk_config *cfg,
 			       const char *who)
 {
@@ -444,10 +486,13 @@ static int ftlblk_config_check(const struct ftlblk_config *cfg,
 		       cfg->val[FTLBLK_PAGE_SIZE]);
 		return -EINVAL;
 	}
-	err = ftl_config_check(&fcfg, NULL, &why);
-	if (err)
-		pr_err("%s: invalid geometry: %s\n", who, why);
-	return err;
+	if (cfg->val[FTLBLK_SHARDS] == 1) {
+		err = ftl_config_check(&fcfg, NULL, &why);
+		if (err)
+			pr_err("%s: invalid geometry: %s\n", who, why);
+		return err;
+	}
+	return ftlblk_shards_check(cfg, &fcfg, who);
 }
 
 /* The queue's limits, as struct queue_limits (compat.h applies them). */
@@ -487,9 +532,68 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	lim->max_discard_segments = v[FTLBLK_MAX_DISCARD_SEGMENTS];
 }
 
+/* Create the shards' FTL instances and page tables. */
+static int ftlblk_alloc_shards(struct ftlblk_dev *dev,
+			       const struct ftl_config *fcfg)
+{
+	const struct ftl_ops *ops = dev->timing_on ? &ftlblk_ftl_timed_ops :
+				    &ftlblk_ftl_ops;
+	struct ftl_geometry geo;
+	struct ftl_config part;
+	u32 first_block = 0;
+	unsigned int i;
+	int err;
+
+	dev->dealing = ftlblk_dealing(&dev->cfg);
+	dev->shards = kcalloc(dev->dealing.nr, sizeof(*dev->shards),
+			      GFP_KERNEL);
+	if (!dev->shards)
+		return -ENOMEM;
+	for (i = 0; i < dev->dealing.nr; i++) {
+		struct ftlblk_shard *sh = &dev->shards[i];
+
+		sh->dev = dev;
+		spin_lock_init(&sh->lock);
+		sh->first_block = first_block;
+		/* Checked by ftlblk_config_check(). */
+		err = ftl_shard_config(fcfg, &dev->dealing, i, &part);
+		if (err)
+			return err;
+		sh->ftl = ftl_create(&part, ops, sh, &err);
+		if (!sh->ftl)
+			return err;
+		ftl_get_geometry(sh->ftl, &geo);
+		first_block += geo.physical_blocks;
+		sh->data = kvcalloc(geo.logical_pages, sizeof(*sh->data),
+				    GFP_KERNEL);
+		if (!sh->data)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Destroy what ftlblk_alloc_shards() made, of a device that no longer
+ * takes requests: ftl_destroy() releases, and so frees, every data page
+ * still holding data.
+ */
+static void ftlblk_free_shards(struct ftlblk_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; dev->shards && i < dev->dealing.nr; i++) {
+		struct ftlblk_shard *sh = &dev->shards[i];
+
+		ftl_destroy(sh->ftl);
+		WARN_ON(sh->data_pages);
+		kvfree(sh->data);
+	}
+	kfree(dev->shards);
+	dev->shards = NULL;
+}
+
 static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 {
-	struct ftl_geometry geo;
 	struct ftl_config fcfg;
 	int err;
 
@@ -506,29 +610,16 @@ static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 	err = ftlblk_timing_init(dev);
 	if (err)
 		goto free_pool;
-	dev->ftl = ftl_create(&fcfg, dev->timing_on ? &ftlblk_ftl_timed_ops :
-			      &ftlblk_ftl_ops, dev, &err);
-	if (!dev->ftl)
-		goto free_timing;
-	ftl_get_geometry(dev->ftl, &geo);
-	dev->data = kvcalloc(geo.logical_pages, sizeof(*dev->data),
-			     GFP_KERNEL);
-	if (!dev->data) {
-		err = -ENOMEM;
-		goto free_ftl;
-	}
+	err = ftlblk_alloc_shards(dev, &fcfg);
+	if (err)
+		goto free_shards;
 	err = ftlblk_cache_init(dev);
 	if (err)
-		goto free_data;
+		goto free_shards;
 	return 0;
 
-free_data:
-	kvfree(dev->data);
-	dev->data = NULL;
-free_ftl:
-	ftl_destroy(dev->ftl);
-	dev->ftl = NULL;
-free_timing:
+free_shards:
+	ftlblk_free_shards(dev);
 	ftlblk_timing_exit(dev);
 free_pool:
 	ftlblk_pool_free(dev);
@@ -541,16 +632,11 @@ free_pcpu:
 static void ftlblk_free_ftl(struct ftlblk_dev *dev)
 {
 	ftlblk_cache_exit(dev);
-	/* Releases, and so frees, every data page still holding data. */
-	ftl_destroy(dev->ftl);
-	WARN_ON(dev->data_pages);
+	ftlblk_free_shards(dev);
 	ftlblk_timing_exit(dev);
 	ftlblk_pool_free(dev);
 	free_percpu(dev->pcpu);
 	dev->pcpu = NULL;
-	kvfree(dev->data);
-	dev->ftl = NULL;
-	dev->data = NULL;
 }
 
 static int ftlblk_alloc_disk(struct ftlblk_dev *dev)
@@ -642,7 +728,6 @@ int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 		return -ENOMEM;
 	dev->cfg = *cfg;
 	dev->cut_mode = cut_mode;
-	spin_lock_init(&dev->lock);
 	ftlblk_wearout_init(dev);
 	err = ftlblk_bb_attach(dev, bb);
 	if (err)

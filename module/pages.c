@@ -33,9 +33,9 @@
  * partial pages of a discard or write-zeroes) that needs limbo's pages to
  * stay within mem_limit_mib.
  *
- * The FTL's release callback runs under dev->lock; it appends the page to
- * the array the lock holder set up with ftlblk_lock() (dev->rel), and
- * ftlblk_unlock() sends them to limbo after it.
+ * The FTL's release callback runs under its shard's lock; it appends the
+ * page to the array the lock holder set up with ftlblk_lock() (sh->rel),
+ * and ftlblk_unlock() sends them to limbo after it.
  *
  * mem_limit_mib caps the memory a device holds: every data page taken from
  * the page allocator is charged to dev->mem_pages until it goes back, so
@@ -337,7 +337,7 @@ static void pages_free_deferred(struct ftlblk_dev *dev, struct page **pages,
 /*
  * Pages the FTL released: reusable once readers that may have found them
  * are done. O(@n) under pool_lock. Allocates a page for a carrier only if
- * @may_alloc (not under dev->lock, where nothing allocates).
+ * @may_alloc (not under a shard's lock, where nothing allocates).
  */
 static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
 			unsigned int n, bool may_alloc)
@@ -513,51 +513,51 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 }
 
 /**
- * ftlblk_lock() - take dev->lock, collecting released pages in @rel
- * @dev: device
+ * ftlblk_lock() - take a shard's lock, collecting released pages in @rel
+ * @sh: shard
  * @rel: empty array for the pages the FTL releases during this hold
  */
-void ftlblk_lock(struct ftlblk_dev *dev, struct ftlblk_released *rel)
-	__acquires(&dev->lock)
+void ftlblk_lock(struct ftlblk_shard *sh, struct ftlblk_released *rel)
+	__acquires(&sh->lock)
 {
-	spin_lock(&dev->lock);
+	spin_lock(&sh->lock);
 	rel->nr = 0;
-	dev->rel = rel;
+	sh->rel = rel;
 }
 
 /**
- * ftlblk_unlock() - drop dev->lock, then send what the FTL released to
- * limbo (reused after a grace period)
- * @dev: device whose lock is held (taken with ftlblk_lock())
+ * ftlblk_unlock() - drop a shard's lock, then send what the FTL released
+ * to limbo (reused after a grace period)
+ * @sh: shard whose lock is held (taken with ftlblk_lock())
  */
-void ftlblk_unlock(struct ftlblk_dev *dev)
-	__releases(&dev->lock)
+void ftlblk_unlock(struct ftlblk_shard *sh)
+	__releases(&sh->lock)
 {
-	struct ftlblk_released *rel = dev->rel;
+	struct ftlblk_released *rel = sh->rel;
 
-	dev->rel = NULL;
-	spin_unlock(&dev->lock);
+	sh->rel = NULL;
+	spin_unlock(&sh->lock);
 	if (rel->nr)
-		pages_defer(dev, rel->pages, rel->nr, true);
+		pages_defer(sh->dev, rel->pages, rel->nr, true);
 }
 
 /**
- * ftlblk_release_page() - a page the FTL no longer maps, under dev->lock
- * @dev: device
+ * ftlblk_release_page() - a page the FTL no longer maps, under sh->lock
+ * @sh: shard
  * @page: the page, unpublished (no new reader finds it)
  *
  * Kept for after the lock if the holder made room, else sent to limbo now
- * (pool_lock nests inside dev->lock): ftl_destroy() and holds that
+ * (pool_lock nests inside the shard's lock): ftl_destroy() and holds that
  * release more than they expected.
  */
-void ftlblk_release_page(struct ftlblk_dev *dev, struct page *page)
+void ftlblk_release_page(struct ftlblk_shard *sh, struct page *page)
 {
-	struct ftlblk_released *rel = dev->rel;
+	struct ftlblk_released *rel = sh->rel;
 
 	if (rel && rel->nr < rel->max)
 		rel->pages[rel->nr++] = page;
 	else
-		pages_defer(dev, &page, 1, false);
+		pages_defer(sh->dev, &page, 1, false);
 }
 
 /**
@@ -613,12 +613,12 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 	dev->pool_pages = 0;
 }
 
-/* ---- FTL callbacks (struct ftl_ops): run under dev->lock ---- */
+/* ---- FTL callbacks (struct ftl_ops): ctx is the shard, under its lock ---- */
 
 static void ftlblk_release(void *ctx, u64 lpn, u32 ppn)
 {
-	struct ftlblk_dev *dev = ctx;
-	struct page *page = ftlblk_data(dev, lpn);
+	struct ftlblk_shard *sh = ctx;
+	struct page *page = ftlblk_data(sh, lpn);
 
 	if (page) {
 		/*
@@ -627,9 +627,9 @@ static void ftlblk_release(void *ctx, u64 lpn, u32 ppn)
 		 * that started before this. An overwrite stores the new page
 		 * after this (ftlblk_program_page()).
 		 */
-		ftlblk_set_data(dev, lpn, NULL);
-		dev->data_pages--;
-		ftlblk_release_page(dev, page);
+		ftlblk_set_data(sh, lpn, NULL);
+		sh->data_pages--;
+		ftlblk_release_page(sh, page);
 	}
 }
 
@@ -640,25 +640,27 @@ static void ftlblk_release(void *ctx, u64 lpn, u32 ppn)
  */
 static void ftlblk_move_page(void *ctx, u32 from, u32 to)
 {
-	struct ftlblk_dev *dev = ctx;
+	struct ftlblk_shard *sh = ctx;
 
-	ftlblk_timing_relocate(dev, from, to);
+	ftlblk_timing_relocate(sh->dev, sh->treq, ftlblk_device_ppn(sh, from),
+			       ftlblk_device_ppn(sh, to));
 }
 
 static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
 {
-	struct ftlblk_dev *dev = ctx;
+	struct ftlblk_shard *sh = ctx;
 
-	trace_ftlblk_erase(dev->disk, block, erase_count);
-	ftlblk_timing_erase(dev, block);
+	trace_ftlblk_erase(sh->dev->disk, sh->first_block + block, erase_count);
+	ftlblk_timing_erase(sh->dev, sh->treq, sh->first_block + block);
 }
 
 static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
 			     bool wear_leveling)
 {
-	struct ftlblk_dev *dev = ctx;
+	struct ftlblk_shard *sh = ctx;
 
-	trace_ftlblk_gc(dev->disk, block, relocated, wear_leveling);
+	trace_ftlblk_gc(sh->dev->disk, sh->first_block + block, relocated,
+			wear_leveling);
 }
 
 /* What the FTL core tells the data pages (ftl_ops), timing=0. */

@@ -11,18 +11,21 @@
  * A power cut (ftl/power_cut) drops the cache, which is the device's only
  * volatile state: in power_cut_mode "all" every cached update is lost, in
  * "random" each is independently written back or lost (a cache torn by
- * power loss; seeded by fault_seed and the cut's number). It happens
- * under dev->lock, so a request's batches before it are applied and none
- * after it; from then on every request, and every completion, fails with
+ * power loss; seeded by fault_seed and the cut's number). Each shard has
+ * its own cache (cache_mib divided among them). A cut sets power_off,
+ * then takes each shard's lock once: a lock hold that found the power on
+ * is applied, and from then on no change is (each checks power_off under
+ * its shard's lock); every request, and every completion, fails with
  * BLK_STS_IOERR, as on a disconnected disk, until power is restored. The
- * cache is emptied in batches after the cut, by the writer of power_cut:
- * nothing else may change it while the power is off.
+ * caches are emptied in batches after the cut, by the writer of
+ * power_cut: nothing else may change them while the power is off.
  *
- * Locking: the cache index, power_off and the counters are protected by
- * dev->lock (readers without it use ftl_cache_peek(), see store.c); every
- * call under it is O(1) amortized, except write-backs, which a hold
- * bounds (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH, one per stored page).
- * power_mutex serializes the writers of power_cut.
+ * Locking: a shard's cache index and counters are protected by its lock
+ * (readers without it use ftl_cache_peek(), see store.c); every call
+ * under it is O(1) amortized, except write-backs, which a hold bounds
+ * (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH, one per stored page).
+ * power_mutex serializes the writers of power_cut and protects
+ * power_off, cuts_seen and power_cuts.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,7 +38,7 @@
 
 #include "ftlblk.h"
 
-/* Write-backs per hold of dev->lock when flushing: one release each. */
+/* Write-backs per hold of a shard's lock when flushing: one release each. */
 #define FTLBLK_FLUSH_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
 /* Entries dropped or written back per hold at a power cut. */
 #define FTLBLK_CUT_BATCH	32
@@ -54,15 +57,54 @@ static const char * const cut_mode_names[] = {
  */
 bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev)
 {
-	bool work;
+	bool work = false;
+	unsigned int i;
 
 	ftlblk_count(dev, FTLBLK_PC_FLUSH_REQUESTS, 1);
 	if (!ftlblk_cache_on(dev))
 		return false;
-	spin_lock(&dev->lock);
-	work = dev->cache.entries;
-	spin_unlock(&dev->lock);
+	for (i = 0; i < dev->dealing.nr && !work; i++) {
+		struct ftlblk_shard *sh = &dev->shards[i];
+
+		spin_lock(&sh->lock);
+		work = sh->cache.entries;
+		spin_unlock(&sh->lock);
+	}
 	return work;
+}
+
+/* Write back what @sh cached before now; -EIO if a cut came meanwhile. */
+static int flush_shard(struct ftlblk_shard *sh, struct ftlblk_cmd *cmd)
+{
+	struct ftlblk_released rel = { cmd->pages, FTLBLK_MAX_RQ_PAGES };
+	struct ftlblk_dev *dev = sh->dev;
+	unsigned int n;
+	bool done;
+	u64 mark;
+	int err = 0;
+
+	spin_lock(&sh->lock);
+	mark = ftl_cache_mark(&sh->cache);
+	spin_unlock(&sh->lock);
+	do {
+		ftlblk_lock(sh, &rel);
+		/*
+		 * A cut since the flush came may have dropped updates it must
+		 * make durable (then the mark has "passed" with nothing
+		 * written back): fail it, or fsync reports lost data as safe.
+		 */
+		if (READ_ONCE(dev->power_off) ||
+		    READ_ONCE(dev->cuts_seen) != cmd->gen)
+			err = -EIO;
+		for (n = 0; !err && n < FTLBLK_FLUSH_BATCH &&
+		     !ftl_cache_passed(&sh->cache, mark); n++)
+			err = ftlblk_writeback_oldest(sh, &cmd->treq);
+		done = err || ftl_cache_passed(&sh->cache, mark);
+		ftlblk_unlock(sh);
+		if (!done)
+			cond_resched();
+	} while (!done);
+	return err;
 }
 
 /**
@@ -79,32 +121,15 @@ bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev)
 blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq)
 {
 	struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	struct ftlblk_released rel = { cmd->pages, FTLBLK_MAX_RQ_PAGES };
-	unsigned int n;
-	bool done;
-	u64 mark;
+	unsigned int i;
 	int err = 0;
 
-	spin_lock(&dev->lock);
-	mark = ftl_cache_mark(&dev->cache);
-	spin_unlock(&dev->lock);
-	do {
-		ftlblk_lock(dev, &rel);
-		/*
-		 * A cut since the flush came may have dropped updates it must
-		 * make durable (then the mark has "passed" with nothing
-		 * written back): fail it, or fsync reports lost data as safe.
-		 */
-		if (dev->power_off || dev->cuts_seen != cmd->gen)
-			err = -EIO;
-		for (n = 0; !err && n < FTLBLK_FLUSH_BATCH &&
-		     !ftl_cache_passed(&dev->cache, mark); n++)
-			err = ftlblk_writeback_oldest(dev, &cmd->treq);
-		done = err || ftl_cache_passed(&dev->cache, mark);
-		ftlblk_unlock(dev);
-		if (!done)
-			cond_resched();
-	} while (!done);
+	/*
+	 * A shard's mark, taken when the flush reaches it, covers every
+	 * update it cached before the flush came (and perhaps some since).
+	 */
+	for (i = 0; i < dev->dealing.nr && !err; i++)
+		err = flush_shard(&dev->shards[i], cmd);
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
@@ -119,7 +144,7 @@ static bool cut_keeps(struct ftlblk_dev *dev, struct rnd_state *rnd)
  * request changes it meanwhile, and what a batch writes back is never
  * seen by one before power returns.
  */
-static void drop_cache(struct ftlblk_dev *dev, struct rnd_state *rnd)
+static void drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 {
 	struct page *released[2 * FTLBLK_CUT_BATCH];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
@@ -131,21 +156,21 @@ static void drop_cache(struct ftlblk_dev *dev, struct rnd_state *rnd)
 
 	do {
 		ftl_timing_req_start(&treq, ktime_get_ns());
-		ftlblk_lock(dev, &rel);
+		ftlblk_lock(sh, &rel);
 		for (n = 0; n < FTLBLK_CUT_BATCH; n++) {
-			v = ftl_cache_oldest(&dev->cache, &lpn);
+			v = ftl_cache_oldest(&sh->cache, &lpn);
 			if (v == FTL_CACHE_NONE)
 				break;
 			/* A refused write-back (worn out) is a lost one. */
-			if (cut_keeps(dev, rnd) &&
-			    !ftlblk_writeback_oldest(dev, &treq))
+			if (cut_keeps(sh->dev, rnd) &&
+			    !ftlblk_writeback_oldest(sh, &treq))
 				continue;
-			ftl_cache_pop(&dev->cache);
-			ftlblk_release_cached(dev, v);
-			dev->ctr.pages_lost_at_power_cut++;
+			ftl_cache_pop(&sh->cache);
+			ftlblk_release_cached(sh, v);
+			sh->ctr.pages_lost_at_power_cut++;
 		}
-		empty = !dev->cache.entries;
-		ftlblk_unlock(dev);
+		empty = !sh->cache.entries;
+		ftlblk_unlock(sh);
 		cond_resched();
 	} while (!empty);
 }
@@ -162,25 +187,34 @@ static void drop_cache(struct ftlblk_dev *dev, struct rnd_state *rnd)
 static void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 {
 	struct rnd_state rnd;
+	unsigned int i;
 	bool cut;
 
 	mutex_lock(&dev->power_mutex);
-	spin_lock(&dev->lock);
 	cut = !on && !dev->power_off;
 	if (cut) {
-		dev->ctr.power_cuts++;
+		WRITE_ONCE(dev->power_cuts, dev->power_cuts + 1);
 		/* Each cut of a device tears its cache differently, reproducibly. */
 		prandom_seed_state(&rnd, ((u64)dev->cuts_seen << 32) |
 				   dev->cfg.val[FTLBLK_FAULT_SEED]);
 		WRITE_ONCE(dev->cuts_seen, dev->cuts_seen + 1);
 	}
+	/* Pairs with queue_rq's smp_rmb(): the cycle before power_off. */
+	smp_wmb();
 	WRITE_ONCE(dev->power_off, !on);
-	spin_unlock(&dev->lock);
+	/*
+	 * Wait for the lock holds that found the power on: after this, no
+	 * change is applied until power returns.
+	 */
+	for (i = 0; i < dev->dealing.nr; i++) {
+		spin_lock(&dev->shards[i].lock);
+		spin_unlock(&dev->shards[i].lock);
+	}
 	if (cut) {
 		/* Nothing waits for flash work the cut abandoned. */
 		ftlblk_timing_end_pending(dev, true);
-		if (ftlblk_cache_on(dev))
-			drop_cache(dev, &rnd);
+		for (i = 0; ftlblk_cache_on(dev) && i < dev->dealing.nr; i++)
+			drop_cache(&dev->shards[i], &rnd);
 	}
 	mutex_unlock(&dev->power_mutex);
 }
@@ -244,18 +278,41 @@ const char *ftlblk_cut_mode_name(unsigned int mode)
 int ftlblk_cache_init(struct ftlblk_dev *dev)
 {
 	struct ftl_geometry geo;
+	unsigned int i;
 	u64 pages;
-	int err;
+	int err = 0;
 
 	mutex_init(&dev->power_mutex);
 	if (!dev->cfg.val[FTLBLK_WRITE_CACHE])
 		return 0;
-	ftl_get_geometry(dev->ftl, &geo);
-	pages = ((u64)dev->cfg.val[FTLBLK_CACHE_MIB] << 20) >>
-		dev->page_shift;
-	err = ftl_cache_init(&dev->cache, geo.logical_pages, pages);
-	dev->cache_on = !err;
+	/* cache_mib divided among the shards (0 keeps the default). */
+	pages = DIV_ROUND_UP(((u64)dev->cfg.val[FTLBLK_CACHE_MIB] << 20) >>
+			     dev->page_shift, dev->dealing.nr);
+	for (i = 0; i < dev->dealing.nr && !err; i++) {
+		ftl_get_geometry(dev->shards[i].ftl, &geo);
+		err = ftl_cache_init(&dev->shards[i].cache, geo.logical_pages,
+				     pages);
+	}
+	/* The caches made so far are freed by ftlblk_cache_exit(). */
+	dev->cache_on = true;
+	if (err)
+		ftlblk_cache_exit(dev);
 	return err;
+}
+
+/* Free a shard's cache (if made) and the data it holds. */
+static void shard_cache_exit(struct ftlblk_shard *sh)
+{
+	u64 lpn;
+
+	if (!sh->cache.slot)
+		return;
+	for (lpn = 0; lpn < sh->cache.nr_lpns; lpn++) {
+		ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache, lpn));
+		if (!(lpn % 4096))
+			cond_resched();
+	}
+	ftl_cache_free(&sh->cache);
 }
 
 /**
@@ -264,15 +321,11 @@ int ftlblk_cache_init(struct ftlblk_dev *dev)
  */
 void ftlblk_cache_exit(struct ftlblk_dev *dev)
 {
-	u64 lpn;
+	unsigned int i;
 
 	if (!ftlblk_cache_on(dev))
 		return;
-	for (lpn = 0; lpn < dev->cache.nr_lpns; lpn++) {
-		ftlblk_release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
-		if (!(lpn % 4096))
-			cond_resched();
-	}
-	ftl_cache_free(&dev->cache);
+	for (i = 0; i < dev->dealing.nr; i++)
+		shard_cache_exit(&dev->shards[i]);
 	dev->cache_on = false;
 }

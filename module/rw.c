@@ -3,8 +3,10 @@
  * Reads and writes: moving bytes between a request and flash pages.
  *
  * This is the hot path, so it runs in queue_rq without sleeping and takes
- * dev->lock once per batch of FTLBLK_BATCH_PAGES flash pages, never per
- * page, and never while copying a whole page:
+ * a shard's lock once per batch of FTLBLK_BATCH_PAGES flash pages, never
+ * per page, and never while copying a whole page; a batch never crosses
+ * from one shard (struct ftlblk_shard) to another, so writers of
+ * different shards run side by side:
  *
  * - A write takes every data page it needs before touching the FTL (from
  *   the pool of recycled pages, else GFP_NOWAIT), so a memory shortage
@@ -34,7 +36,7 @@
 
 #include "ftlblk.h"
 
-/* Flash pages per hold of dev->lock: bounds the hold and the stack. */
+/* Flash pages per hold of a shard's lock: bounds the hold and the stack. */
 #define FTLBLK_BATCH_PAGES	16
 
 /* A position in a request's data, which may span several bios. */
@@ -86,7 +88,7 @@ static void cursor_copy(struct ftlblk_cursor *c, void *buf, unsigned int len,
 
 /* One flash page's share of a request. */
 struct ftlblk_chunk {
-	u64 lpn;
+	u64 lpn;		/* in its shard */
 	unsigned int off;	/* first byte of the page the request covers */
 	unsigned int len;	/* bytes covered */
 	struct page *page;
@@ -95,17 +97,23 @@ struct ftlblk_chunk {
 
 /*
  * Split the next up to FTLBLK_BATCH_PAGES flash pages of [*pos, *pos +
- * *left) into @chunks and advance. Return: chunks filled.
+ * *left), all in one shard (*@shp), into @chunks and advance.
+ * Return: chunks filled.
  */
 static unsigned int next_batch(struct ftlblk_dev *dev, u64 *pos,
-			       unsigned int *left, struct ftlblk_chunk *chunks)
+			       unsigned int *left, struct ftlblk_chunk *chunks,
+			       struct ftlblk_shard **shp)
 {
 	unsigned int page_size = ftlblk_page_bytes(dev), n = 0;
+	u64 lpn = *pos >> dev->page_shift, local;
+	u64 max = min_t(u64, FTLBLK_BATCH_PAGES,
+			ftl_shard_run(&dev->dealing, lpn));
 
-	while (*left && n < FTLBLK_BATCH_PAGES) {
-		struct ftlblk_chunk *ch = &chunks[n++];
+	*shp = ftlblk_shard(dev, lpn, &local);
+	while (*left && n < max) {
+		struct ftlblk_chunk *ch = &chunks[n];
 
-		ch->lpn = *pos >> dev->page_shift;
+		ch->lpn = local + n++;
 		ch->off = *pos & (page_size - 1);
 		ch->len = min(*left, page_size - ch->off);
 		ch->page = NULL;
@@ -124,7 +132,7 @@ static void count_read(struct ftlblk_dev *dev, const struct page *page)
 }
 
 /*
- * Find the page holding @lpn's data without dev->lock, under
+ * Find the page holding the shard's @lpn's data without its lock, under
  * rcu_read_lock(). data[lpn] only ever holds @lpn's own data, and a page
  * it held stays unmodified until a grace period after it was replaced, so
  * a page found is @lpn's data (current, or replaced since, which a read
@@ -135,24 +143,25 @@ static void count_read(struct ftlblk_dev *dev, const struct page *page)
  * between dropping the old page and storing the new (ftlblk_release());
  * the caller looks up under the lock then.
  */
-static bool find_unlocked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+static bool find_unlocked(struct ftlblk_shard *sh, u64 lpn, struct page **pagep,
 			  u32 *ppnp)
 {
+	struct ftlblk_dev *dev = sh->dev;
 	u32 frame;
 
 	*ppnp = FTL_UNMAPPED;	/* a cache hit reads no flash */
-	if (ftlblk_cache_on(dev) && ftlblk_cached_page_unlocked(dev, lpn, pagep))
+	if (ftlblk_cache_on(dev) && ftlblk_cached_page_unlocked(sh, lpn, pagep))
 		goto count;
 	/* Pairs with ftlblk_set_data(): the frame brings its data. */
-	frame = smp_load_acquire(&dev->data[lpn]);
+	frame = smp_load_acquire(&sh->data[lpn]);
 	if (frame) {
 		*pagep = pfn_to_page(frame - 1);
 		if (dev->timing_on)
-			*ppnp = ftl_lookup_unlocked(dev->ftl, lpn);
+			*ppnp = ftl_lookup_unlocked(sh->ftl, lpn);
 		goto count;
 	}
 	/* A discard unmaps before it drops the page: unmapped is zeroes. */
-	if (ftl_lookup_unlocked(dev->ftl, lpn) != FTL_UNMAPPED)
+	if (ftl_lookup_unlocked(sh->ftl, lpn) != FTL_UNMAPPED)
 		return false;
 	*pagep = NULL;
 count:
@@ -165,41 +174,41 @@ count:
  * section: a flash read is counted by the FTL (ftl_read()), a cache hit
  * like find_unlocked()'s.
  */
-static int find_locked(struct ftlblk_dev *dev, u64 lpn, struct page **pagep,
+static int find_locked(struct ftlblk_shard *sh, u64 lpn, struct page **pagep,
 		       u32 *ppnp)
 {
 	u32 ppn = FTL_UNMAPPED;
 	int err = 0;
 
-	spin_lock(&dev->lock);
-	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, pagep)) {
-		count_read(dev, *pagep);
+	spin_lock(&sh->lock);
+	if (ftlblk_cache_on(sh->dev) && ftlblk_cached_page(sh, lpn, pagep)) {
+		count_read(sh->dev, *pagep);
 	} else {
-		err = ftl_read(dev->ftl, lpn, &ppn);
+		err = ftl_read(sh->ftl, lpn, &ppn);
 		*pagep = err || ppn == FTL_UNMAPPED ? NULL :
-			 ftlblk_data(dev, lpn);
+			 ftlblk_data(sh, lpn);
 	}
 	*ppnp = ppn;
-	spin_unlock(&dev->lock);
+	spin_unlock(&sh->lock);
 	return err;
 }
 
 /* With timing: the flash reads of the pages that hold data on flash. */
-static void time_reads(struct ftlblk_dev *dev, struct ftl_timing_req *treq,
+static void time_reads(struct ftlblk_shard *sh, struct ftl_timing_req *treq,
 		       const struct ftlblk_chunk *chunks, unsigned int n)
 {
 	u32 ppns[FTLBLK_BATCH_PAGES];
 	unsigned int i, mapped = 0;
 
-	if (!dev->timing_on)
+	if (!sh->dev->timing_on)
 		return;
 	for (i = 0; i < n; i++)
 		if (chunks[i].page && chunks[i].ppn != FTL_UNMAPPED)
-			ppns[mapped++] = chunks[i].ppn;
-	ftlblk_timing_reads(dev, treq, ppns, mapped);
+			ppns[mapped++] = ftlblk_device_ppn(sh, chunks[i].ppn);
+	ftlblk_timing_reads(sh->dev, treq, ppns, mapped);
 }
 
-static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+static blk_status_t read_batch(struct ftlblk_shard *sh, struct ftlblk_cursor *c,
 			       struct ftlblk_chunk *chunks, unsigned int n,
 			       struct ftl_timing_req *treq)
 {
@@ -211,16 +220,16 @@ static blk_status_t read_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 	/* Every page found stays ours until the copy is done (pages.c). */
 	rcu_read_lock();
 	for (i = 0; i < n; i++)
-		if (!find_unlocked(dev, chunks[i].lpn, &chunks[i].page,
+		if (!find_unlocked(sh, chunks[i].lpn, &chunks[i].page,
 				   &chunks[i].ppn))
 			retry |= BIT(i);
 	for (i = 0; i < n && sts == BLK_STS_OK; i++)
 		if ((retry & BIT(i)) &&
-		    find_locked(dev, chunks[i].lpn, &chunks[i].page,
+		    find_locked(sh, chunks[i].lpn, &chunks[i].page,
 				&chunks[i].ppn))
 			sts = BLK_STS_IOERR;
 	if (sts == BLK_STS_OK) {
-		time_reads(dev, treq, chunks, n);
+		time_reads(sh, treq, chunks, n);
 		for (i = 0; i < n; i++) {
 			struct page *page = chunks[i].page;
 
@@ -238,24 +247,26 @@ static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 	struct ftlblk_chunk chunks[FTLBLK_BATCH_PAGES];
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	unsigned int left = blk_rq_bytes(rq), n;
+	struct ftlblk_shard *sh;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
 
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
-		n = next_batch(dev, &pos, &left, chunks);
-		sts = read_batch(dev, &c, chunks, n, &cmd->treq);
+		n = next_batch(dev, &pos, &left, chunks, &sh);
+		sts = read_batch(sh, &c, chunks, n, &cmd->treq);
 	}
 	return sts;
 }
 
 /* Program @n chunks with the new pages @pages (the request's, in order). */
-static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
+static blk_status_t write_batch(struct ftlblk_shard *sh,
+				struct ftlblk_cursor *c,
 				struct ftlblk_chunk *chunks, unsigned int n,
 				struct page **pages, struct ftl_timing_req *treq,
 				bool fua)
 {
-	unsigned int page_size = ftlblk_page_bytes(dev), i;
+	unsigned int page_size = ftlblk_page_bytes(sh->dev), i;
 	/*
 	 * Each page releases at most the one it replaces, and with the cache
 	 * the flash page a write-back replaces (or, FUA, the cached copy).
@@ -269,40 +280,46 @@ static blk_status_t write_batch(struct ftlblk_dev *dev, struct ftlblk_cursor *c,
 		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
 			    chunks[i].len, false);
 	}
-	ftlblk_lock(dev, &rel);
+	ftlblk_lock(sh, &rel);
 	for (i = 0; i < n && !err; i++) {
 		struct ftlblk_chunk *ch = &chunks[i];
 
 		if (ch->len != page_size)
-			ftlblk_copy_page_locked(dev, ch->lpn,
+			ftlblk_copy_page_locked(sh, ch->lpn,
 						page_address(ch->page),
 						ch->off, ch->len);
-		err = ftlblk_store_page(dev, ch->lpn, ch->page, treq, fua);
+		err = ftlblk_store_page(sh, ch->lpn, ch->page, treq, fua);
 		if (!err)
 			ch->page = NULL;
 	}
-	ftlblk_unlock(dev);
+	ftlblk_unlock(sh);
 	/* Only after an FTL invariant failure: give the rest back. */
 	for (i = 0; i < n; i++)
 		if (chunks[i].page)
-			ftlblk_pages_put(dev, &chunks[i].page, 1);
+			ftlblk_pages_put(sh->dev, &chunks[i].page, 1);
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
 /*
  * Pages of [@first, @first + @n) whose current data a write gives back as
- * it stores the new: at most FTLBLK_MAX_RQ_PAGES lookups under the lock,
- * only when a write meets mem_limit_mib.
+ * it stores the new: at most FTLBLK_MAX_RQ_PAGES lookups under the locks
+ * of their shards, only when a write meets mem_limit_mib.
  */
 static unsigned int replaced_pages(struct ftlblk_dev *dev, u64 first,
 				   unsigned int n, bool fua)
 {
-	unsigned int i, replaced = 0;
+	unsigned int replaced = 0;
+	u64 end = first + n, run, local, i;
 
-	spin_lock(&dev->lock);
-	for (i = 0; i < n; i++)
-		replaced += ftlblk_store_replaces(dev, first + i, fua);
-	spin_unlock(&dev->lock);
+	for (; first < end; first += run) {
+		struct ftlblk_shard *sh = ftlblk_shard(dev, first, &local);
+
+		run = min(end - first, ftl_shard_run(&dev->dealing, first));
+		spin_lock(&sh->lock);
+		for (i = 0; i < run; i++)
+			replaced += ftlblk_store_replaces(sh, local + i, fua);
+		spin_unlock(&sh->lock);
+	}
 	return replaced;
 }
 
@@ -315,6 +332,7 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	unsigned int left = blk_rq_bytes(rq), n, used = 0, over;
 	u64 first = pos >> dev->page_shift;
 	unsigned int nr_pages = ((pos + left - 1) >> dev->page_shift) - first + 1;
+	struct ftlblk_shard *sh;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
 	int err;
@@ -336,8 +354,8 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 		return ftlblk_pages_status(dev, err);
 	cursor_init(&c, rq);
 	while (left && sts == BLK_STS_OK) {
-		n = next_batch(dev, &pos, &left, chunks);
-		sts = write_batch(dev, &c, chunks, n, cmd->pages + used,
+		n = next_batch(dev, &pos, &left, chunks, &sh);
+		sts = write_batch(sh, &c, chunks, n, cmd->pages + used,
 				  &cmd->treq, rq->cmd_flags & REQ_FUA);
 		used += n;
 	}

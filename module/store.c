@@ -13,7 +13,10 @@
  * FTL (a pointer move) or applies the deallocation, so durable state is
  * always exactly what the FTL maps.
  *
- * Locking: everything here runs under dev->lock, except
+ * Everything here works on one shard (struct ftlblk_shard: an FTL, its
+ * data pages and its cache) in the shard's logical page numbers.
+ *
+ * Locking: everything here runs under the shard's lock, except
  * ftlblk_cached_page_unlocked() (rw.c's lock-free read); every call is
  * O(1) amortized plus one write-back at most.
  */
@@ -37,18 +40,18 @@ static struct page *handle_page(u32 v)
 /**
  * ftlblk_release_cached() - the cache replaced or dropped @v: free its data
  * page, if any
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @v: the cache entry (ftl_cache_*() value)
  */
-void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v)
+void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v)
 {
 	if (ftl_cache_is_handle(v))
-		ftlblk_release_page(dev, handle_page(v));
+		ftlblk_release_page(sh, handle_page(v));
 }
 
 /**
  * ftlblk_program_page() - program @page, holding @lpn's new data, to flash
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: logical page
  * @page: data page, now owned by the device
  * @treq: the request writing it, charged with the program and the GC it
@@ -56,32 +59,32 @@ void ftlblk_release_cached(struct ftlblk_dev *dev, u32 v)
  *
  * Return: 0 or the ftl_write() error (@page is still the caller's then).
  */
-static int ftlblk_program_page(struct ftlblk_dev *dev, u64 lpn,
+static int ftlblk_program_page(struct ftlblk_shard *sh, u64 lpn,
 			       struct page *page, struct ftl_timing_req *treq)
 {
 	u32 ppn;
 	int err;
 
-	lockdep_assert_held(&dev->lock);
-	dev->treq = treq;
-	err = ftl_write(dev->ftl, lpn, &ppn);
-	dev->treq = NULL;
+	lockdep_assert_held(&sh->lock);
+	sh->treq = treq;
+	err = ftl_write(sh->ftl, lpn, &ppn);
+	sh->treq = NULL;
 	/* The write, or the GC it ran, may have worn the device out. */
-	ftlblk_wearout_check(dev);
+	ftlblk_wearout_check(sh);
 	if (err)
 		return err;
-	ftlblk_timing_program(dev, treq, ppn);
+	ftlblk_timing_program(sh->dev, treq, ftlblk_device_ppn(sh, ppn));
 	/* ftl_write() released the old copy: a reader meanwhile locks. */
-	ftlblk_set_data(dev, lpn, page);
-	dev->data_pages++;
+	ftlblk_set_data(sh, lpn, page);
+	sh->data_pages++;
 	return 0;
 }
 
-static int ftl_deallocate(struct ftlblk_dev *dev, u64 lpn, u64 count,
+static int ftl_deallocate(struct ftlblk_shard *sh, u64 lpn, u64 count,
 			  bool discard)
 {
-	s64 ret = discard ? ftl_discard(dev->ftl, lpn, count) :
-			    ftl_unmap(dev->ftl, lpn, count);
+	s64 ret = discard ? ftl_discard(sh->ftl, lpn, count) :
+			    ftl_unmap(sh->ftl, lpn, count);
 
 	return ret < 0 ? ret : 0;
 }
@@ -89,55 +92,58 @@ static int ftl_deallocate(struct ftlblk_dev *dev, u64 lpn, u64 count,
 /**
  * ftlblk_writeback_oldest() - write the oldest cached update back to the
  * FTL: it is durable then
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @treq: the request charged with the flash work
  *
  * Return: 0 (also with an empty cache) or the FTL's error.
  */
-int ftlblk_writeback_oldest(struct ftlblk_dev *dev, struct ftl_timing_req *treq)
+int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq)
 {
 	u64 lpn;
-	u32 v = ftl_cache_oldest(&dev->cache, &lpn);
+	u32 v = ftl_cache_oldest(&sh->cache, &lpn);
 	int err;
 
 	if (v == FTL_CACHE_NONE)
 		return 0;
 	if (ftl_cache_is_handle(v))
-		err = ftlblk_program_page(dev, lpn, handle_page(v), treq);
+		err = ftlblk_program_page(sh, lpn, handle_page(v), treq);
 	else
-		err = ftl_deallocate(dev, lpn, 1, v == FTL_CACHE_DISCARD);
+		err = ftl_deallocate(sh, lpn, 1, v == FTL_CACHE_DISCARD);
 	if (err)
 		return err;
 	/* After the FTL has it: a reader without the lock finds one. */
-	ftl_cache_pop(&dev->cache);
-	dev->ctr.cache_writebacks++;
+	ftl_cache_pop(&sh->cache);
+	sh->ctr.cache_writebacks++;
 	return 0;
 }
 
 /* Room for @lpn's entry: at most one write-back (the cache is full). */
-static int make_room(struct ftlblk_dev *dev, u64 lpn,
+static int make_room(struct ftlblk_shard *sh, u64 lpn,
 		     struct ftl_timing_req *treq)
 {
-	if (ftl_cache_peek(&dev->cache, lpn) != FTL_CACHE_NONE ||
-	    !ftl_cache_full(&dev->cache))
+	if (ftl_cache_peek(&sh->cache, lpn) != FTL_CACHE_NONE ||
+	    !ftl_cache_full(&sh->cache))
 		return 0;
-	return ftlblk_writeback_oldest(dev, treq);
+	return ftlblk_writeback_oldest(sh, treq);
 }
 
-/* Can the device take an update now? Under dev->lock. */
-static int check_writable(struct ftlblk_dev *dev)
+/* Can the device take an update now? Under sh->lock. */
+static int check_writable(struct ftlblk_shard *sh)
 {
-	if (dev->power_off)
+	if (READ_ONCE(sh->dev->power_off))
 		return -EIO;
-	/* A worn-out device refuses writes, cached or not. */
-	if (ftl_read_only(dev->ftl))
+	/*
+	 * A worn-out device refuses writes, cached or not: once one shard
+	 * is worn out, so is the device.
+	 */
+	if (ftl_read_only(sh->ftl) || atomic_read(&sh->dev->read_only_noted))
 		return -EROFS;
 	return 0;
 }
 
 /**
  * ftlblk_store_page() - @page holds @lpn's new data: cache or program it
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: logical page
  * @page: data page, the device's if this succeeds
  * @treq: the request, charged with the flash work this causes
@@ -148,33 +154,33 @@ static int check_writable(struct ftlblk_dev *dev)
  * Return: 0; -EIO if the power is off; -EROFS or another ftl_write() error
  * (@page is still the caller's then).
  */
-int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
+int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, struct page *page,
 		      struct ftl_timing_req *treq, bool fua)
 {
-	int err = check_writable(dev);
+	int err = check_writable(sh);
 
 	if (err)
 		return err;
-	if (!ftlblk_cache_on(dev))
-		return ftlblk_program_page(dev, lpn, page, treq);
+	if (!ftlblk_cache_on(sh->dev))
+		return ftlblk_program_page(sh, lpn, page, treq);
 	if (fua) {
-		err = ftlblk_program_page(dev, lpn, page, treq);
+		err = ftlblk_program_page(sh, lpn, page, treq);
 		if (!err)
-			ftlblk_release_cached(dev, ftl_cache_remove(&dev->cache, lpn));
+			ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache, lpn));
 		return err;
 	}
-	err = make_room(dev, lpn, treq);
+	err = make_room(sh, lpn, treq);
 	if (err)
 		return err;
-	ftlblk_release_cached(dev, ftl_cache_store(&dev->cache, lpn,
-						   page_handle(page)));
+	ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn,
+						  page_handle(page)));
 	return 0;
 }
 
 /**
  * ftlblk_store_unmap() - deallocate whole logical pages, in the cache or
  * the FTL
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: first logical page
  * @count: pages; with the cache, at most half the caller's release array
  *	(each page may release a cached page and, by a write-back, a flash
@@ -186,31 +192,31 @@ int ftlblk_store_page(struct ftlblk_dev *dev, u64 lpn, struct page *page,
  *
  * Return: 0, -EIO if the power is off, or the FTL's error.
  */
-int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
+int ftlblk_store_unmap(struct ftlblk_shard *sh, u64 lpn, u64 count,
 		       bool discard, struct ftl_timing_req *treq)
 {
 	u32 mark = discard ? FTL_CACHE_DISCARD : FTL_CACHE_UNMAP;
-	int err = check_writable(dev);
+	int err = check_writable(sh);
 
 	if (err)
 		return err;
-	if (!ftlblk_cache_on(dev))
-		return ftl_deallocate(dev, lpn, count, discard);
+	if (!ftlblk_cache_on(sh->dev))
+		return ftl_deallocate(sh, lpn, count, discard);
 	for (; count; lpn++, count--) {
-		if (ftl_cache_peek(&dev->cache, lpn) == FTL_CACHE_NONE &&
-		    ftl_lookup(dev->ftl, lpn) == FTL_UNMAPPED)
+		if (ftl_cache_peek(&sh->cache, lpn) == FTL_CACHE_NONE &&
+		    ftl_lookup(sh->ftl, lpn) == FTL_UNMAPPED)
 			continue;
-		err = make_room(dev, lpn, treq);
+		err = make_room(sh, lpn, treq);
 		if (err)
 			return err;
-		ftlblk_release_cached(dev, ftl_cache_store(&dev->cache, lpn, mark));
+		ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn, mark));
 	}
 	return 0;
 }
 
 /**
  * ftlblk_store_replaces() - would storing @lpn's new data give a page back?
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: logical page
  * @fua: the store is FUA (programmed at once)
  *
@@ -218,37 +224,37 @@ int ftlblk_store_unmap(struct ftlblk_dev *dev, u64 lpn, u64 count,
  * @lpn's current data (the cached one, or without the cache or with @fua
  * the flash one) when it stores the new one.
  */
-bool ftlblk_store_replaces(struct ftlblk_dev *dev, u64 lpn, bool fua)
+bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua)
 {
-	lockdep_assert_held(&dev->lock);
-	if (ftlblk_cache_on(dev) &&
-	    ftl_cache_is_handle(ftl_cache_peek(&dev->cache, lpn)))
+	lockdep_assert_held(&sh->lock);
+	if (ftlblk_cache_on(sh->dev) &&
+	    ftl_cache_is_handle(ftl_cache_peek(&sh->cache, lpn)))
 		return true;
-	return (!ftlblk_cache_on(dev) || fua) &&
-	       ftl_lookup(dev->ftl, lpn) != FTL_UNMAPPED;
+	return (!ftlblk_cache_on(sh->dev) || fua) &&
+	       ftl_lookup(sh->ftl, lpn) != FTL_UNMAPPED;
 }
 
 /**
- * ftlblk_cached_page() - what the cache holds for @lpn, under dev->lock
- * @dev: device with the cache on
+ * ftlblk_cached_page() - what the cache holds for @lpn, under sh->lock
+ * @sh: shard of a device with the cache on
  * @lpn: logical page
  * @pagep: receives the cached data page, NULL for a pending deallocation
  *
  * Return: true if @lpn is cached (then *@pagep is its current data).
  */
-bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
+bool ftlblk_cached_page(struct ftlblk_shard *sh, u64 lpn, struct page **pagep)
 {
-	u32 v = ftl_cache_peek(&dev->cache, lpn);
+	u32 v = ftl_cache_peek(&sh->cache, lpn);
 
-	lockdep_assert_held(&dev->lock);
+	lockdep_assert_held(&sh->lock);
 	*pagep = ftl_cache_is_handle(v) ? handle_page(v) : NULL;
 	return v != FTL_CACHE_NONE;
 }
 
 /**
  * ftlblk_cached_page_unlocked() - what the cache holds for @lpn, without
- * dev->lock (rw.c's lock-free read)
- * @dev: device with the cache on
+ * sh->lock (rw.c's lock-free read)
+ * @sh: shard of a device with the cache on
  * @lpn: logical page
  * @pagep: receives the cached data page, NULL if @lpn reads as zeroes
  *
@@ -259,44 +265,44 @@ bool ftlblk_cached_page(struct ftlblk_dev *dev, u64 lpn, struct page **pagep)
  * Return: true if @lpn is cached (*@pagep set), false if not (look in the
  * FTL).
  */
-bool ftlblk_cached_page_unlocked(struct ftlblk_dev *dev, u64 lpn,
+bool ftlblk_cached_page_unlocked(struct ftlblk_shard *sh, u64 lpn,
 				 struct page **pagep)
 {
-	u32 v = ftl_cache_peek(&dev->cache, lpn);
+	u32 v = ftl_cache_peek(&sh->cache, lpn);
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "ftlblk: cache read without RCU");
 	*pagep = ftl_cache_is_handle(v) ? handle_page(v) : NULL;
 	return v != FTL_CACHE_NONE;
 }
 
-/* Under dev->lock: the page with @lpn's latest data, NULL for zeroes. */
-static struct page *current_page_locked(struct ftlblk_dev *dev, u64 lpn)
+/* Under sh->lock: the page with @lpn's latest data, NULL for zeroes. */
+static struct page *current_page_locked(struct ftlblk_shard *sh, u64 lpn)
 {
 	struct page *page;
 	u32 ppn;
 
-	lockdep_assert_held(&dev->lock);
-	if (ftlblk_cache_on(dev) && ftlblk_cached_page(dev, lpn, &page))
+	lockdep_assert_held(&sh->lock);
+	if (ftlblk_cache_on(sh->dev) && ftlblk_cached_page(sh, lpn, &page))
 		return page;
-	ppn = ftl_lookup(dev->ftl, lpn);
-	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(dev, lpn);
+	ppn = ftl_lookup(sh->ftl, lpn);
+	return ppn == FTL_UNMAPPED ? NULL : ftlblk_data(sh, lpn);
 }
 
 /**
  * ftlblk_copy_page_locked() - the current contents of a logical page
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: logical page
  * @buf: receives the page; bytes [@keep_off, @keep_off + @keep_len) are
  *	left as they are (0, 0 copies all)
  * @keep_off: first byte to keep
  * @keep_len: bytes to keep
  */
-void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
+void ftlblk_copy_page_locked(struct ftlblk_shard *sh, u64 lpn, void *buf,
 			     unsigned int keep_off, unsigned int keep_len)
 {
-	unsigned int page_size = ftlblk_page_bytes(dev);
+	unsigned int page_size = ftlblk_page_bytes(sh->dev);
 	unsigned int keep_end = keep_off + keep_len;
-	struct page *page = current_page_locked(dev, lpn);
+	struct page *page = current_page_locked(sh, lpn);
 	void *src;
 
 	if (!page) {
@@ -311,12 +317,12 @@ void ftlblk_copy_page_locked(struct ftlblk_dev *dev, u64 lpn, void *buf,
 
 /**
  * ftlblk_lpn_has_data() - does @lpn hold data, cached or on flash?
- * @dev: device, dev->lock held
+ * @sh: shard, its lock held
  * @lpn: logical page
  *
  * Return: false if it reads as zeroes without being stored.
  */
-bool ftlblk_lpn_has_data(struct ftlblk_dev *dev, u64 lpn)
+bool ftlblk_lpn_has_data(struct ftlblk_shard *sh, u64 lpn)
 {
-	return current_page_locked(dev, lpn);
+	return current_page_locked(sh, lpn);
 }

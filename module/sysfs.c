@@ -11,7 +11,7 @@
 
 #include "ftlblk.h"
 
-/* Everything a show() may print, taken in one hold of dev->lock. */
+/* Everything a show() may print (each shard's share taken under its lock). */
 struct ftlblk_snapshot {
 	struct ftl_stats ftl;
 	struct ftl_geometry geo;
@@ -45,27 +45,37 @@ static void add_pcpu(struct ftlblk_snapshot *s,
 	s->ctr.nomem_writes += p->v[FTLBLK_PC_NOMEM_WRITES];
 }
 
+/* Add one shard's data pages, memory and cache counters to the snapshot's. */
+static void add_shard(struct ftlblk_snapshot *s, struct ftlblk_shard *sh)
+{
+	spin_lock(&sh->lock);
+	s->ctr.cache_writebacks += sh->ctr.cache_writebacks;
+	s->ctr.pages_lost_at_power_cut += sh->ctr.pages_lost_at_power_cut;
+	s->data_bytes += sh->data_pages << (PAGE_SHIFT + sh->dev->page_order);
+	s->metadata_bytes += ftl_metadata_bytes(sh->ftl);
+	if (ftlblk_cache_on(sh->dev))
+		s->metadata_bytes += ftl_cache_metadata_bytes(&sh->cache);
+	s->cached_pages += sh->cache.entries;
+	spin_unlock(&sh->lock);
+}
+
 static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
 {
+	unsigned int i;
 	int cpu;
 
-	spin_lock(&dev->lock);
-	ftl_get_stats(dev->ftl, &s->ftl);
-	ftl_get_geometry(dev->ftl, &s->geo);
-	/* The per-CPU counters are added below, to zeroes. */
+	ftlblk_ftl_stats(dev, &s->ftl, &s->geo);
+	/* The per-CPU and per-shard counters are added below, to zeroes. */
 	s->ctr = (struct ftlblk_counters) {
-		.power_cuts = dev->ctr.power_cuts,
-		.cache_writebacks = dev->ctr.cache_writebacks,
-		.pages_lost_at_power_cut = dev->ctr.pages_lost_at_power_cut,
+		.power_cuts = READ_ONCE(dev->power_cuts),
 	};
-	s->data_bytes = dev->data_pages << (PAGE_SHIFT + dev->page_order);
-	s->metadata_bytes = ftl_metadata_bytes(dev->ftl) +
-			    s->geo.logical_pages * sizeof(*dev->data) +
-			    sizeof(*dev);
-	if (ftlblk_cache_on(dev))
-		s->metadata_bytes += ftl_cache_metadata_bytes(&dev->cache);
-	s->cached_pages = dev->cache.entries;
-	spin_unlock(&dev->lock);
+	s->data_bytes = 0;
+	s->cached_pages = 0;
+	/* The page tables (data[]) and the device's own structures. */
+	s->metadata_bytes = s->geo.logical_pages * sizeof(*dev->shards->data) +
+			    sizeof(*dev) + dev->dealing.nr * sizeof(*dev->shards);
+	for (i = 0; i < dev->dealing.nr; i++)
+		add_shard(s, &dev->shards[i]);
 	for_each_possible_cpu(cpu)
 		add_pcpu(s, per_cpu_ptr(dev->pcpu, cpu));
 	ftlblk_timing_stats(dev, &s->timing);
@@ -183,6 +193,7 @@ FTLBLK_CFG_ATTR(read_us, FTLBLK_READ_US);
 FTLBLK_CFG_ATTR(program_us, FTLBLK_PROGRAM_US);
 FTLBLK_CFG_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_CFG_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
+FTLBLK_CFG_ATTR(shards, FTLBLK_SHARDS);
 
 static ssize_t power_cut_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
@@ -226,12 +237,20 @@ static ssize_t reset_stats_store(struct device *d,
 				 const char *buf, size_t len)
 {
 	struct ftlblk_dev *dev = to_ftlblk(d);
+	unsigned int i;
 	int cpu;
 
-	spin_lock(&dev->lock);
-	ftl_reset_stats(dev->ftl);
-	memset(&dev->ctr, 0, sizeof(dev->ctr));
-	spin_unlock(&dev->lock);
+	for (i = 0; i < dev->dealing.nr; i++) {
+		struct ftlblk_shard *sh = &dev->shards[i];
+
+		spin_lock(&sh->lock);
+		ftl_reset_stats(sh->ftl);
+		memset(&sh->ctr, 0, sizeof(sh->ctr));
+		spin_unlock(&sh->lock);
+	}
+	mutex_lock(&dev->power_mutex);
+	WRITE_ONCE(dev->power_cuts, 0);
+	mutex_unlock(&dev->power_mutex);
 	ftlblk_timing_reset_stats(dev);
 	/* Requests running now may add to the old values: a reset is a moment. */
 	for_each_possible_cpu(cpu)
@@ -301,6 +320,7 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_program_us.attr,
 	&dev_attr_erase_us.attr,
 	&dev_attr_channel_mbps.attr,
+	&dev_attr_shards.attr,
 	&dev_attr_reset_stats.attr,
 	&dev_attr_badblocks.attr,
 	NULL,

@@ -23,9 +23,7 @@ static void ftlblk_read_only_work(struct work_struct *work)
 					      ro_work);
 	struct ftl_stats st;
 
-	spin_lock(&dev->lock);
-	ftl_get_stats(dev->ftl, &st);
-	spin_unlock(&dev->lock);
+	ftlblk_ftl_stats(dev, &st, NULL);
 	set_disk_ro(dev->disk, true);
 	if (st.read_only == FTL_READ_ONLY_WORN_OUT)
 		pr_err("%s: flash worn out, device is now read-only: %llu bad blocks, %llu spare blocks left, %llu free; data stays readable\n",
@@ -37,29 +35,35 @@ static void ftlblk_read_only_work(struct work_struct *work)
 }
 
 /**
- * ftlblk_wearout_check() - act once on the FTL turning read-only
- * @dev: device, dev->lock held (after an ftl_write())
+ * ftlblk_wearout_check() - act once on a shard's FTL turning read-only:
+ * the whole device is then (an SSD is worn out when one of its parts is)
+ * @sh: shard, its lock held (after an ftl_write())
  */
-void ftlblk_wearout_check(struct ftlblk_dev *dev)
+void ftlblk_wearout_check(struct ftlblk_shard *sh)
 {
-	lockdep_assert_held(&dev->lock);
-	if (likely(!ftl_read_only(dev->ftl)) || dev->read_only_noted)
+	struct ftlblk_dev *dev = sh->dev;
+
+	lockdep_assert_held(&sh->lock);
+	if (likely(!ftl_read_only(sh->ftl)) || atomic_read(&dev->read_only_noted))
 		return;
-	dev->read_only_noted = true;
+	/* Shards check under their own locks: only one may schedule. */
+	if (atomic_xchg(&dev->read_only_noted, 1))
+		return;
 	schedule_work(&dev->ro_work);
 }
 
 /**
  * ftlblk_block_retired() - the FTL retired a block (ftl_ops.retired)
- * @ctx: the device
- * @block: physical block
+ * @ctx: the shard
+ * @block: physical block in the shard
  * @erase_count: its erase count
  */
 void ftlblk_block_retired(void *ctx, u32 block, u32 erase_count)
 {
-	struct ftlblk_dev *dev = ctx;
+	struct ftlblk_shard *sh = ctx;
 
-	trace_ftlblk_bad_block(dev->disk, block, erase_count);
+	trace_ftlblk_bad_block(sh->dev->disk, sh->first_block + block,
+			       erase_count);
 }
 
 /**

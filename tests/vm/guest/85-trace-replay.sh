@@ -4,10 +4,12 @@
 # writes for garbage collection and static wear leveling) is replayed on
 # ftlblk by iolog-replay (one request at a time, O_DIRECT, trims as
 # BLKDISCARD) and by `ftlsim --trace` with the same geometry, and the
-# module's counters must EQUAL the simulator's. Four geometries: each GC
+# module's counters must EQUAL the simulator's. Five geometries: each GC
 # policy, 4 and 8 KiB pages, blocks of 8 and 16 pages, non-default GC
-# watermarks, one log in iolog version 3. Also: a request beyond the
-# device stops both tools with the line number.
+# watermarks, one log in iolog version 3, three shards (shards=3 and
+# --shards 3: the same pages dealt to the same shards, discards cut where
+# they leave one). Also: a request beyond the device stops both tools
+# with the line number.
 #
 # Exact equality holds because iolog-replay writes non-zero bytes in every
 # sector (ftlsim's "all zeroes" rule, tools/ftlsim/README.md) and requests
@@ -17,10 +19,10 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd iolog-replay ftlsim awk
-plan 46
+plan 56
 
 cleanup() {
-	for n in tr0 tr1 tr2 tr3 tr4; do
+	for n in tr0 tr1 tr2 tr3 tr4 tr5; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
 	rm -f /tmp/tr.iolog /tmp/tr3.iolog /tmp/tr.json /tmp/tr.err /tmp/bad.iolog
@@ -138,6 +140,8 @@ replay tr2 /tmp/tr.iolog "pages_per_block=8 op_percent=20 gc_policy=cost-benefit
 	"--pages-per-block 8 --op-percent 20 --policy cost-benefit --gc-low 3 --gc-high 5"
 replay tr3 /tmp/tr3.iolog "page_size=8192 pages_per_block=16 op_percent=12 gc_policy=greedy" \
 	"--page-size 8192 --pages-per-block 16 --op-percent 12 --policy greedy"
+replay tr5 /tmp/tr.iolog "shards=3 pages_per_block=8 op_percent=20 gc_policy=greedy wl_threshold=4" \
+	"--shards 3 --pages-per-block 8 --op-percent 20 --policy greedy --wl-threshold 4"
 
 # A request beyond the device: both tools stop at that line, exit 1.
 D=$(mkdev tr4 size=$SIZE pages_per_block=16 op_percent=10)
