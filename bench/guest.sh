@@ -11,6 +11,9 @@
 # so timing=0: RAM speed), the peers as their documentation sets up a RAM
 # disk of the same size. A second part runs a timing=1 device and compares
 # fio with ftlsim --timing's prediction for the same workload.
+# BENCH_SHARDS=N adds ftlblk1, the same device with shards=N (configfs),
+# to every job but the timed ones, for sharding's cost and gain in the
+# same boot.
 set -euo pipefail
 SIZE_MIB=${BENCH_SIZE_MIB:-256}
 RUNTIME=${BENCH_RUNTIME:-5}
@@ -25,8 +28,10 @@ PARTS=${BENCH_PARTS:-rounds discard steady timed memory}
 part() {	# NAME: is the part selected?
 	[[ " $PARTS " == *" $1 "* ]]
 }
-DEVS="ftlblk0 ram0 nullb0 zram0"
-DISCARD_DEVS="ftlblk0 nullb0 zram0"	# brd has no discard
+SHARDS=${BENCH_SHARDS:-}
+FTLDEVS="ftlblk0${SHARDS:+ ftlblk1}"	# ftlblk devices measured
+DEVS="$FTLDEVS ram0 nullb0 zram0"
+DISCARD_DEVS="$FTLDEVS nullb0 zram0"	# brd has no discard
 RAW=/tmp/bench-raw.txt			# round dev job value
 : >"$RAW"
 
@@ -78,8 +83,8 @@ discard_1m() {
 	echo $((($(now_us) - t0) / 1000))
 }
 
-ftl_stat() {
-	cat "/sys/block/ftlblk0/ftl/$1"
+ftl_stat() {	# NAME [DEV]: a statistic of ftlblk0, or of DEV
+	cat "/sys/block/${2:-ftlblk0}/ftl/$1"
 }
 
 setup() {
@@ -89,6 +94,13 @@ setup() {
 		submit_queues="$(nproc)"
 	modprobe zram num_devices=1
 	echo "${SIZE_MIB}M" >/sys/block/zram0/disksize
+	if [ -n "$SHARDS" ]; then
+		mkdir /sys/kernel/config/ftlblk/bench-sharded
+		echo "$SIZE_MIB" >/sys/kernel/config/ftlblk/bench-sharded/size
+		echo "$SHARDS" >/sys/kernel/config/ftlblk/bench-sharded/shards
+		echo 1 >/sys/kernel/config/ftlblk/bench-sharded/power
+		echo "ftlblk1: shards=$(ftl_stat shards ftlblk1), otherwise ftlblk0's defaults"
+	fi
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(nproc) vCPUs, $NJOBS fio jobs"
 	echo "ftlblk0: $(cat /sys/block/ftlblk0/queue/nr_requests) requests," \
 		"scheduler $(cat /sys/block/ftlblk0/queue/scheduler)," \
@@ -105,23 +117,23 @@ rotate() {	# ROUND WORDS... -> the words rotated left by ROUND
 	done
 }
 
-written() {	# -> ftlblk0's host and NAND page writes so far
-	echo "$(ftl_stat host_pages_written) $(ftl_stat nand_pages_written)"
+written() {	# [DEV] -> ftlblk0's (DEV's) host and NAND page writes so far
+	echo "$(ftl_stat host_pages_written "$@") $(ftl_stat nand_pages_written "$@")"
 }
 
-waf_since() {	# "HOST NAND" from written() -> 1000 x ftlblk0's WAF since
+waf_since() {	# "HOST NAND" from written() [DEV] -> 1000 x the WAF since
 	local host nand
-	set -- $1 $(written)
+	set -- $1 $(written "${2:-ftlblk0}")
 	host=$(($3 - $1)) nand=$(($4 - $2))
 	echo $((nand * 1000 / (host ? host : 1)))
 }
 
 run_job() {	# ROUND DEV JOB: one fio job, and ftlblk's WAF during a write job
 	local r=$1 d=$2 job=$3 w0
-	w0=$(written)
+	[[ $d == ftlblk* ]] && w0=$(written "$d")
 	echo "$r $d $job $(fio_rw "$d" "$job")" >>"$RAW"
-	if [ "$d" = ftlblk0 ] && [[ $job == *write* ]]; then
-		echo "$r ftlblk0 waf-$job $(waf_since "$w0")" >>"$RAW"
+	if [[ $d == ftlblk* ]] && [[ $job == *write* ]]; then
+		echo "$r $d waf-$job $(waf_since "$w0" "$d")" >>"$RAW"
 	fi
 }
 
@@ -148,30 +160,37 @@ run_round() {	# ROUND
 # 4 x capacity), then measure it against brd in rounds as above.
 STEADY_MIN_PASSES=4
 STEADY_MAX_PASSES=16
-age_pass() {	# -> 1000 x the WAF of one capacity of random 4 KiB writes
+age_pass() {	# DEV -> 1000 x the WAF of one capacity of random 4 KiB writes
 	local w0
-	w0=$(written)
-	fio --eta=never --name=age --filename=/dev/ftlblk0 --rw=randwrite \
+	w0=$(written "$1")
+	fio --eta=never --name=age --filename="/dev/$1" --rw=randwrite \
 		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 		--numjobs="$NJOBS" --size=${SIZE_MIB}M \
 		--io_size=$((SIZE_MIB * 1024 / NJOBS))k --randrepeat=0 \
 		--norandommap >/dev/null 2>&1
-	waf_since "$w0"
+	waf_since "$w0" "$1"
 }
 
-steady_state() {
-	local p w prev=0 r d
+age() {	# DEV: random 4 KiB writes until the WAF has settled
+	local p w prev=0
 	for ((p = 1; p <= STEADY_MAX_PASSES; p++)); do
-		w=$(age_pass)
-		echo "$p ftlblk0 age-waf $w" >>"$RAW"
+		w=$(age_pass "$1")
+		echo "$p $1 age-waf $w" >>"$RAW"
 		if [ "$p" -ge $STEADY_MIN_PASSES ] &&
 		   [ $((100 * (w > prev ? w - prev : prev - w))) -le $((5 * w)) ]; then
 			break
 		fi
 		prev=$w
 	done
+}
+
+steady_state() {
+	local r d
+	for d in $FTLDEVS; do
+		age "$d"
+	done
 	for ((r = 1; r <= ROUNDS; r++)); do
-		for d in $(rotate "$r" ftlblk0 ram0); do
+		for d in $(rotate "$r" $FTLDEVS ram0); do
 			run_job "$r" "$d" randwrite-4k-steady
 		done
 	done
@@ -202,8 +221,8 @@ ratio() {	# DEVA JOBA DEVB JOBB
 		      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW"
 }
 
-waf_stats() {	# ftlblk0's waf-JOB records -> "median min max", as ratios
-	stats ftlblk0 "$1" | awk '$1 == "-" { print; next }
+waf_stats() {	# ftlblk0's (DEV's) waf-JOB records -> "median min max", as ratios
+	stats "${2:-ftlblk0}" "$1" | awk '$1 == "-" { print; next }
 		{ printf "%.3f %.3f %.3f\n", $1 / 1000, $2 / 1000, $3 / 1000 }'
 }
 
@@ -225,6 +244,25 @@ scaling_ratio() {	# JOB
 fmt() {	# "median min max" -> "median (min-max)"
 	set -- $1
 	printf '%s (%s-%s)' "$1" "$2" "$3"
+}
+
+# BENCH_SHARDS: ftlblk1 (shards=N) against brd and against ftlblk0 (one
+# shard), per round, and what its extra open blocks and reserves cost in WAF.
+shards_report() {
+	local job
+	echo
+	echo "ftlblk1 (shards=$SHARDS) per-round ratios of IOPS, and the WAF of both:"
+	printf '%-20s%-22s%-22s%-22s%-22s\n' job "ftlblk1/brd" "ftlblk1/ftlblk0" \
+		"WAF ftlblk0" "WAF ftlblk1"
+	for job in $RW_JOBS randwrite-4k-steady; do
+		printf '%-20s%-22s%-22s%-22s%-22s\n' "$job" \
+			"$(fmt "$(ratio ftlblk1 "$job" ram0 "$job")")" \
+			"$(fmt "$(ratio ftlblk1 "$job" ftlblk0 "$job")")" \
+			"$(fmt "$(waf_stats "waf-$job")")" \
+			"$(fmt "$(waf_stats "waf-$job" ftlblk1)")"
+	done
+	echo "steady state, ftlblk1: $(awk '$2 == "ftlblk1" && $3 == "age-waf" { n++; w = w sep sprintf("%.2f", $4 / 1000); sep = " " }
+		END { printf "aged %d x capacity, WAF per pass: %s", n, w }' "$RAW")"
 }
 
 report() {
@@ -266,7 +304,7 @@ report() {
 		printf '  %-20s WAF %s\n' "$job" "$(fmt "$(waf_stats "waf-$job")")"
 	done
 	echo
-	echo "steady state: $(awk '$3 == "age-waf" { n++; w = w sep sprintf("%.2f", $4 / 1000); sep = " " }
+	echo "steady state: $(awk '$2 == "ftlblk0" && $3 == "age-waf" { n++; w = w sep sprintf("%.2f", $4 / 1000); sep = " " }
 		END { printf "aged %d x capacity with random 4 KiB writes, WAF per pass: %s", n, w }' "$RAW")"
 	printf '%-20s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd (goal >= 0.5)"
 	printf '%-20s%-22s%-22s%-22s\n' randwrite-4k-steady \
@@ -275,6 +313,7 @@ report() {
 		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady ram0 randwrite-4k-steady)")"
 	printf '  %-20s WAF %s\n' randwrite-4k-steady \
 		"$(fmt "$(waf_stats waf-randwrite-4k-steady)")"
+	[ -n "$SHARDS" ] && shards_report
 	echo
 	echo "discard of a full ${SIZE_MIB} MiB device, milliseconds (goal: ftlblk / peer <= 1):"
 	printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' job ftlblk0 null_blk zram \
@@ -447,4 +486,6 @@ part memory && memory_report
 echo
 echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs), nomem_writes $(ftl_stat nomem_writes)"
 cp "$RAW" /out/bench-raw.txt
+[ -n "$SHARDS" ] && echo 0 >/sys/kernel/config/ftlblk/bench-sharded/power &&
+	rmdir /sys/kernel/config/ftlblk/bench-sharded
 modprobe -r ftlblk brd null_blk zram
