@@ -13,7 +13,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd fio blkdiscard cmp
-plan 26
+plan 27
 
 TR=/sys/kernel/tracing
 cleanup() {
@@ -72,8 +72,15 @@ grep -o 'block=[0-9]*' "$TR/trace" | cut -d= -f2 |
 is "$(cat /tmp/sh.out)" "4 0" "erase events from all 4 shards' blocks, none beyond block 283"
 echo 0 > "$TR/events/ftlblk/ftlblk_erase/enable"
 
-# ---- discards across stripe boundaries (a stripe is 64 pages, 256 KiB) --
+# ---- requests across stripe boundaries (a stripe is 64 pages, 256 KiB) --
 dd if="/dev/$D" of=/tmp/sh.ref bs=1M iflag=direct 2>/dev/null
+# One 40 KiB request at page 60: pages 60-63 in shard 0, 64-69 in shard 1
+# (batches of 16 pages from its start would cross the boundary).
+dd if=/dev/urandom of=/tmp/sh.B bs=40k count=1 2>/dev/null
+dd if=/tmp/sh.B of="/dev/$D" bs=40k seek=6 count=1 oflag=direct conv=notrunc 2>/dev/null
+dd if=/tmp/sh.B of=/tmp/sh.ref bs=40k seek=6 count=1 conv=notrunc 2>/dev/null
+dd if="/dev/$D" of=/tmp/sh.out bs=40k skip=6 count=1 iflag=direct 2>/dev/null
+ok "a 40 KiB write and read across a stripe boundary read back exactly" cmp -s /tmp/sh.B /tmp/sh.out
 # Pages 32..223: from the middle of stripe 0 (shard 0) to stripe 3 (shard 3).
 ok "blkdiscard 768 KiB across four shards" blkdiscard -o $((32 * 4096)) -l $((192 * 4096)) "/dev/$D"
 dd if=/dev/zero of=/tmp/sh.ref bs=4096 seek=32 count=192 conv=notrunc 2>/dev/null

@@ -9,7 +9,7 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_cmd pageclass discard-race fio errno-write blkdiscard
-plan 60
+plan 61
 
 A=/tmp/wc-A B=/tmp/wc-B R=/tmp/wc-R
 cleanup() {
@@ -140,6 +140,12 @@ is "$(errno-write "$CFS/wc/power_cut" 1) $(cat "$CFS/wc/power_cut") $(st "$W" po
 is "$(errno-write "$CFS/wc/power_cut" 0) $(cat "$CFS/wc/power_cut")" "ok 0" "configfs power_cut 0 restores it"
 is "$(errno-write /sys/block/"$W"/ftl/power_cut 0) $(st "$W" power_cuts)" "ok 7" \
 	"restoring a powered device changes nothing (7 cuts so far)"
+before="$(st "$W" power_cuts) $(st "$W" cache_writebacks) $(st "$W" pages_lost_at_power_cut)"
+# shellcheck disable=SC2086 # the three numbers
+counted=$(printf '%s\n' $before | awk '$1 > 0 { n++ } END { print n + 0 }')
+echo 1 > "/sys/block/$W/ftl/reset_stats"
+is "$counted $(st "$W" power_cuts) $(st "$W" cache_writebacks) $(st "$W" pages_lost_at_power_cut)" "3 0 0 0" \
+	"reset_stats zeroes power_cuts, cache_writebacks and pages_lost_at_power_cut (were $before)"
 rmdir "$CFS/wc"
 
 # ---- write_cache=0: nothing volatile, a cut loses nothing -----------------
