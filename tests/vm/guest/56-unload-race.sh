@@ -27,6 +27,11 @@ fio_bg() {
 		--verify=crc32c --verify_backlog=64 --verify_fatal=1 --serialize_overlap=1 \
 		--output="$2" >/dev/null 2>&1
 }
+# fio_why LOG: fio's own words on a failed run (verify or I/O error), as
+# TAP comments, so that a failure says whether data came back wrong.
+fio_why() {
+	grep -iE 'err=|verify|bad|crc|fail' "$1" 2>/dev/null | head -n 8 | sed 's/^/# fio: /'
+}
 # unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
 # 10 s from its first write, so it has the device open all along, with 6 s
 # to spare under TCG); sets busy
@@ -70,7 +75,7 @@ s=$?
 BG=
 ok "modprobe -r / rmmod refused as 'in use' while fio ran on ftlblk0 ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
-is "$s" 0 "fio on ftlblk0: exit 0, every verify_backlog check passed"
+is "$s" 0 "fio on ftlblk0: exit 0, every verify_backlog check passed" || fio_why /tmp/ur-0.log
 r=$(fio_reads /tmp/ur-0.log)
 ok "fio verified while writing ($r pages read back)" test "${r:-0}" -gt 0
 ok "ftlblk0 still works" sh -c 'test -b /dev/ftlblk0 && dd if=/dev/urandom of=/tmp/ur-d bs=64k count=4 2>/dev/null &&
@@ -89,7 +94,7 @@ s=$?
 BG=
 ok "unload refused as 'in use' while fio ran on $U ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
-is "$s" 0 "fio on $U: exit 0, every verify_backlog check passed"
+is "$s" 0 "fio on $U: exit 0, every verify_backlog check passed" || fio_why /tmp/ur-u.log
 ok "rmdir u" rmdir "$CFS/u"
 ok "modprobe -r ftlblk once idle" modprobe -r ftlblk
 
