@@ -29,6 +29,34 @@ int ftl_shard_config(const struct ftl_config *whole,
 	return part->logical_pages ? 0 : -EINVAL;
 }
 
+int ftl_shard_check(const struct ftl_config *whole,
+		    const struct ftl_shards *s, u64 *physical_pages,
+		    const char **why)
+{
+	struct ftl_geometry geo;
+	struct ftl_config part;
+	u64 pages = 0;
+	u32 i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (ftl_shard_config(whole, s, i, &part)) {
+			*why = "a shard would hold no logical page "
+			       "(fewer erase blocks than shards)";
+			return -EINVAL;
+		}
+		if (ftl_config_check(&part, &geo, why))
+			return -EINVAL;
+		pages += geo.physical_pages;
+	}
+	if (pages >= U32_MAX) {
+		*why = "physical capacity must be below 2^32 pages";
+		return -EINVAL;
+	}
+	if (physical_pages)
+		*physical_pages = pages;
+	return 0;
+}
+
 void ftl_shard_stats_add(struct ftl_stats *sum, u64 *blocks,
 			 const struct ftl_stats *part, u32 part_blocks)
 {

@@ -435,25 +435,9 @@ static int ftlblk_shards_check(const struct ftlblk_config *cfg,
 			       const struct ftl_config *fcfg, const char *who)
 {
 	struct ftl_shards dealing = ftlblk_dealing(cfg);
-	struct ftl_geometry geo;
-	struct ftl_config part;
-	u64 physical_pages = 0;
 	const char *why = NULL;
-	unsigned int i;
-	int err = 0;
+	int err = ftl_shard_check(fcfg, &dealing, NULL, &why);
 
-	for (i = 0; i < dealing.nr && !err; i++) {
-		err = ftl_shard_config(fcfg, &dealing, i, &part);
-		if (err)
-			why = "a shard would hold no logical page (fewer erase blocks than shards)";
-		else
-			err = ftl_config_check(&part, &geo, &why);
-		physical_pages += err ? 0 : geo.physical_pages;
-	}
-	if (!err && physical_pages >= U32_MAX) {
-		why = "physical capacity must be below 2^32 pages";
-		err = -EINVAL;
-	}
 	if (err)
 		pr_err("%s: invalid shards %u: allowed 1..%u shards that each keep a working FTL; with these: %s\n",
 		       who, dealing.nr, FTL_MAX_SHARDS, why);

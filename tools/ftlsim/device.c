@@ -11,8 +11,7 @@ struct simdev *simdev_create(const struct ftl_config *cfg, u32 nr,
 	struct simdev *d = calloc(1, sizeof(*d));
 	struct ftl_geometry geo;
 	struct ftl_config part;
-	u64 pages = 0;
-	u32 i;
+	u32 i, pages = 0;
 
 	*err = -ENOMEM;
 	*why = "out of memory";
@@ -20,27 +19,20 @@ struct simdev *simdev_create(const struct ftl_config *cfg, u32 nr,
 		return NULL;
 	d->dealing = (struct ftl_shards){ .nr = nr,
 					  .stripe = cfg->pages_per_block };
+	d->logical_pages = cfg->logical_pages;
+	*err = ftl_shard_check(cfg, &d->dealing, NULL, why);
+	if (*err)
+		goto fail;
 	for (i = 0; i < nr; i++) {
-		*err = ftl_shard_config(cfg, &d->dealing, i, &part);
-		if (*err) {
-			*why = "a shard would hold no logical page (fewer erase blocks than shards)";
-			goto fail;
-		}
-		*err = ftl_config_check(&part, &geo, why);
-		if (*err)
-			goto fail;
-		if (pages + geo.physical_pages >= U32_MAX) {
-			*err = -EINVAL;
-			*why = "physical capacity must be below 2^32 pages";
-			goto fail;
-		}
+		ftl_shard_config(cfg, &d->dealing, i, &part);
 		d->first_ppn[i] = pages;
-		pages += geo.physical_pages;
 		d->shard[i] = ftl_create(&part, ops, ctx, err);
 		if (!d->shard[i]) {
 			*why = "out of memory";
 			goto fail;
 		}
+		ftl_get_geometry(d->shard[i], &geo);
+		pages += geo.physical_pages;
 	}
 	*err = 0;
 	return d;
@@ -68,7 +60,7 @@ s64 simdev_discard(struct simdev *d, u64 lpn, u64 count, bool unmap)
 
 	/* A range that does not fit changes nothing (as ftl_discard()). */
 	if (d->dealing.nr > 1 && (lpn + count < lpn ||
-				  lpn + count > simdev_logical_pages(d)))
+				  lpn + count > d->logical_pages))
 		return -ERANGE;
 	while (count) {
 		piece = ftl_shard_run(&d->dealing, lpn);
@@ -105,10 +97,6 @@ void simdev_get_stats(const struct simdev *d, struct ftl_stats *st)
 	u64 blocks = 0;
 	u32 i;
 
-	if (d->dealing.nr == 1) {
-		ftl_get_stats(d->shard[0], st);
-		return;
-	}
 	*st = (struct ftl_stats){ 0 };
 	for (i = 0; i < d->dealing.nr; i++) {
 		ftl_get_stats(d->shard[i], &part);
@@ -127,14 +115,6 @@ void simdev_get_geometry(const struct simdev *d, struct ftl_geometry *geo)
 		ftl_get_geometry(d->shard[i], &part);
 		ftl_shard_geometry_add(geo, &part);
 	}
-}
-
-u64 simdev_logical_pages(const struct simdev *d)
-{
-	struct ftl_geometry geo;
-
-	simdev_get_geometry(d, &geo);
-	return geo.logical_pages;
 }
 
 void simdev_reset_stats(struct simdev *d)

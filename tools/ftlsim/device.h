@@ -17,9 +17,11 @@
  * @dealing: how logical pages are dealt to @shard
  * @shard: the instances
  * @first_ppn: each instance's page 0 in the device's numbering
+ * @logical_pages: the device's
  */
 struct simdev {
 	struct ftl_shards dealing;
+	u64 logical_pages;
 	struct ftl *shard[FTL_MAX_SHARDS];
 	u32 first_ppn[FTL_MAX_SHARDS];
 };
@@ -71,7 +73,6 @@ enum ftl_read_only simdev_read_only(const struct simdev *d);
 void simdev_get_stats(const struct simdev *d, struct ftl_stats *st);
 void simdev_get_geometry(const struct simdev *d, struct ftl_geometry *geo);
 void simdev_reset_stats(struct simdev *d);
-u64 simdev_logical_pages(const struct simdev *d);
 u64 simdev_metadata_bytes(const struct simdev *d);
 /* Block @block of the device (the shards' in order). */
 u32 simdev_block_erase_count(const struct simdev *d, u32 block);
