@@ -40,8 +40,7 @@ int ftl_shard_check(const struct ftl_config *whole,
 
 	for (i = 0; i < s->nr; i++) {
 		if (ftl_shard_config(whole, s, i, &part)) {
-			*why = "a shard would hold no logical page "
-			       "(fewer erase blocks than shards)";
+			*why = "a shard would hold no logical page: more shards than erase blocks";
 			return -EINVAL;
 		}
 		if (ftl_config_check(&part, &geo, why))
