@@ -13,6 +13,7 @@ plan 15
 cleanup() {
 	for _p in $BG; do kill "$_p" 2>/dev/null; done
 	wait 2>/dev/null
+	release 2>/dev/null
 	[ -d "$CFS/u" ] && rmdir "$CFS/u"
 	rm -f /tmp/ur-*
 	[ -d /sys/module/ftlblk ] && modprobe -r ftlblk
@@ -32,9 +33,15 @@ fio_bg() {
 fio_why() {
 	grep -iE 'err=|verify|bad|crc|fail' "$1" 2>/dev/null | head -n 8 | sed 's/^/# fio: /'
 }
+# hold DEV / release: keep a descriptor on DEV open beside fio's. fio closes
+# and reopens its file between passes over it (after every 8192 writes here,
+# about once a second under TCG); an unload landing in that gap rightly
+# succeeds and fio then fails to reopen. The extra descriptor closes the gap,
+# so every refusal below is the kernel's module reference of an open disk.
+hold() { exec 3<"/dev/$1"; }
+release() { exec 3<&-; }
 # unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
-# 10 s from its first write, so it has the device open all along, with 6 s
-# to spare under TCG); sets busy
+# 10 s from its first write, with 6 s to spare under TCG); sets busy
 # (attempts refused saying "in use"; a KASAN kernel manages only a few
 # in 4 s) and other (anything else).
 unload_attempts() {
@@ -65,6 +72,7 @@ started() {
 
 # ---- the load-time device --------------------------------------------------
 ok "modprobe ftlblk size=32 pages_per_block=64" modprobe ftlblk size=32 pages_per_block=64
+hold ftlblk0
 fio_bg ftlblk0 /tmp/ur-0.log &
 fp=$!
 BG=$fp
@@ -72,6 +80,7 @@ started ftlblk0
 unload_attempts
 wait $fp
 s=$?
+release
 BG=
 ok "modprobe -r / rmmod refused as 'in use' while fio ran on ftlblk0 ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
@@ -84,6 +93,7 @@ ok "ftlblk0 still works" sh -c 'test -b /dev/ftlblk0 && dd if=/dev/urandom of=/t
 
 # ---- a configfs device ------------------------------------------------------
 U=$(mkdev u size=16 pages_per_block=16)
+hold "$U"
 fio_bg "$U" /tmp/ur-u.log &
 fp=$!
 BG=$fp
@@ -91,6 +101,7 @@ started "$U"
 unload_attempts
 wait $fp
 s=$?
+release
 BG=
 ok "unload refused as 'in use' while fio ran on $U ($busy times)" test $busy -ge 2
 is "$other" "" "no unload attempt did anything else"
