@@ -151,7 +151,7 @@ dd if=/dev/urandom of=/dev/"$W" bs=1M count=16 oflag=direct 2>/dev/null
 modprobe ftlblk_read_delay delay_us=100
 (fio --eta=never --name=inread --filename=/dev/"$W" --rw=randread --bs=1M \
 	--direct=1 --ioengine=libaio --iodepth=4 --numjobs=2 --time_based \
-	--runtime=8 --output=/tmp/cr-fio-w.log >/dev/null 2>&1
+	--runtime=4 --output=/tmp/cr-fio-w.log >/dev/null 2>&1
  echo $? > /tmp/cr-fio-w.rc) &
 fp=$!
 BG=$fp
@@ -163,7 +163,7 @@ ok "fio reads $W slowly ($(($(reads_delayed) - d0)) page copies delayed so far)"
 	test ! -e /tmp/cr-fio-w.rc -a "$(reads_delayed)" != "$d0"
 ok "rmdir w while 1 MiB reads are inside the driver" rmdir "$CFS/w"
 # (A read past the end of a removed disk, whose capacity is now 0, is EOF,
-# not an error, so fio may go on to the end of its 8 s.)
+# not an error, so fio may go on to the end of its 4 s.)
 ok "fio ends, nothing hangs" wait_file /tmp/cr-fio-w.rc 60
 wait $fp
 BG=
@@ -179,15 +179,14 @@ P=$(mkdev p size=16 pages_per_block=16)
 # power 0 would rightly succeed.
 exec 4<"/dev/$P"
 fio --eta=never --name=busy --filename=/dev/"$P" --rw=randwrite --bs=4k \
-	--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=10 \
+	--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=6 \
 	--verify=crc32c --verify_backlog=64 --verify_fatal=1 --serialize_overlap=1 \
 	--output=/tmp/cr-fio-p.log >/dev/null 2>&1 &
 fp=$!
 BG=$fp
 n=0
 while [ "$(st "$P" host_pages_written)" = 0 ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
-# Only for 4 of fio's 10 s, so that fio surely has the device open (6 s to
-# spare for a slow start under TCG).
+# For 4 s from fio's first write, which fio's 6 s of I/O outlast.
 busy=0 other=
 t0=$(uptime_ms)
 while [ $(($(uptime_ms) - t0)) -lt 4000 ]; do

@@ -21,10 +21,10 @@ cleanup() {
 BG=
 trap cleanup EXIT
 
-# fio_bg DEV LOG &: 10 s of random writes, each checked soon after.
+# fio_bg DEV LOG &: 6 s of random writes, each checked soon after.
 fio_bg() {
 	fio --eta=never --name=unload --filename=/dev/"$1" --rw=randwrite --bs=4k \
-		--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=10 \
+		--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=6 \
 		--verify=crc32c --verify_backlog=64 --verify_fatal=1 --serialize_overlap=1 \
 		--output="$2" >/dev/null 2>&1
 }
@@ -40,8 +40,8 @@ fio_why() {
 # so every refusal below is the kernel's module reference of an open disk.
 hold() { exec 3<"/dev/$1"; }
 release() { exec 3<&-; }
-# unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s (fio runs
-# 10 s from its first write, with 6 s to spare under TCG); sets busy
+# unload_attempts: try modprobe -r and rmmod every 0.2 s for 4 s from fio's
+# first write (fio's 6 s of I/O outlast them); sets busy
 # (attempts refused saying "in use"; a KASAN kernel manages only a few
 # in 4 s) and other (anything else).
 unload_attempts() {
