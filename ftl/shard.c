@@ -30,8 +30,7 @@ int ftl_shard_config(const struct ftl_config *whole,
 }
 
 int ftl_shard_check(const struct ftl_config *whole,
-		    const struct ftl_shards *s, u64 *physical_pages,
-		    const char **why)
+		    const struct ftl_shards *s, const char **why)
 {
 	struct ftl_geometry geo;
 	struct ftl_config part;
@@ -51,8 +50,6 @@ int ftl_shard_check(const struct ftl_config *whole,
 		*why = "physical capacity must be below 2^32 pages";
 		return -EINVAL;
 	}
-	if (physical_pages)
-		*physical_pages = pages;
 	return 0;
 }
 

@@ -119,15 +119,13 @@ int ftl_shard_config(const struct ftl_config *whole,
  * ftl_shard_check() - can every shard of a device be a working FTL?
  * @whole: the device's configuration
  * @s: the dealing (@s->stripe must be @whole->pages_per_block)
- * @physical_pages: if not NULL, receives the device's physical pages
  * @why: receives a static sentence saying what is wrong
  *
  * Return: 0, or -EINVAL: a shard would hold no logical page, fails
  * ftl_config_check(), or the shards together pass 2^32 physical pages.
  */
 int ftl_shard_check(const struct ftl_config *whole,
-		    const struct ftl_shards *s, u64 *physical_pages,
-		    const char **why);
+		    const struct ftl_shards *s, const char **why);
 
 /**
  * ftl_shard_stats_add() - add one shard's statistics to a device's

@@ -436,7 +436,7 @@ static int ftlblk_shards_check(const struct ftlblk_config *cfg,
 {
 	struct ftl_shards dealing = ftlblk_dealing(cfg);
 	const char *why = NULL;
-	int err = ftl_shard_check(fcfg, &dealing, NULL, &why);
+	int err = ftl_shard_check(fcfg, &dealing, &why);
 
 	if (err)
 		pr_err("%s: invalid shards %u: allowed 1..%u shards that each keep a working FTL; with these: %s\n",

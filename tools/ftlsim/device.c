@@ -20,7 +20,7 @@ struct simdev *simdev_create(const struct ftl_config *cfg, u32 nr,
 	d->dealing = (struct ftl_shards){ .nr = nr,
 					  .stripe = cfg->pages_per_block };
 	d->logical_pages = cfg->logical_pages;
-	*err = ftl_shard_check(cfg, &d->dealing, NULL, why);
+	*err = ftl_shard_check(cfg, &d->dealing, why);
 	if (*err)
 		goto fail;
 	for (i = 0; i < nr; i++) {
