@@ -106,6 +106,7 @@ struct ftlblk_counters {
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
 	u64 timeouts;			/* requests ended by blk-mq's timeout */
 	u64 nomem_writes;		/* writes sent to the worker for memory */
+	u64 flushes_failed_after_cut;	/* see ftlblk_flush_status() */
 };
 
 /* The counters kept under a shard's lock (ftlblk_shard.ctr): its cache. */
@@ -132,6 +133,7 @@ enum ftlblk_pcpu_counter {
 	FTLBLK_PC_MEM_LIMIT_REJECTIONS,
 	FTLBLK_PC_TIMEOUTS,
 	FTLBLK_PC_NOMEM_WRITES,
+	FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT,
 	FTLBLK_PC_NR,
 };
 
@@ -296,6 +298,16 @@ struct ftlblk_dev {
 	bool power_off;
 	u32 cuts_seen;
 	/*
+	 * A flush owes the host an error for acknowledged updates a cut
+	 * dropped (ftlblk_flush_status()): lost_cycle is the cycle (cuts_seen)
+	 * of the last cut that dropped a cached update, written under
+	 * power_mutex before the power comes back; reported_cycle the newest
+	 * cycle a failed flush has reported (advanced with cmpxchg by
+	 * flushes, rarely: only when one fails).
+	 */
+	u32 lost_cycle;
+	atomic_t reported_cycle;
+	/*
 	 * Some shard's FTL turned read-only and the device was marked so
 	 * (wearout.c): set once, read by every change (store.c).
 	 */
@@ -444,6 +456,66 @@ static inline bool ftlblk_rq_volatile(const struct ftlblk_dev *dev,
 	}
 }
 
+/* Is power cycle @a later than @b (cuts_seen values, which wrap)? */
+static inline bool ftlblk_cycle_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
+/*
+ * A flush failed (it reports every loss of the power cycle it saw): no
+ * later flush owes the host an error for the cuts so far.
+ */
+static inline void ftlblk_flush_failed(struct ftlblk_dev *dev)
+{
+	int reported = atomic_read(&dev->reported_cycle);
+	u32 seen;
+
+	/* Pairs with ftlblk_set_power()'s smp_wmb(): the cycle it failed in. */
+	smp_rmb();
+	seen = READ_ONCE(dev->cuts_seen);
+	while (ftlblk_cycle_after(seen, reported) &&
+	       !atomic_try_cmpxchg(&dev->reported_cycle, &reported, seen))
+		;
+}
+
+/**
+ * ftlblk_flush_status() - the status a flush completes with
+ * @dev: device
+ * @sts: its status so far (ftlblk_final_status() applied)
+ *
+ * A flush vouches for every write completed before it. After a power cut
+ * dropped cached updates that writes had completed with, the first flush
+ * to end fails - one in flight across the cut or sent while the power was
+ * off, else the first after the restore - so that the host hears of the
+ * loss through the one channel the block layer has for it (a real disk
+ * would report its reset: a SCSI unit attention, an NVMe asynchronous
+ * event). Several cuts before one flush fail one flush. A cut that
+ * dropped nothing fails none.
+ *
+ * Return: @sts, or BLK_STS_IOERR.
+ */
+static inline blk_status_t ftlblk_flush_status(struct ftlblk_dev *dev,
+					       blk_status_t sts)
+{
+	int reported;
+	u32 lost;
+
+	if (sts != BLK_STS_OK) {
+		ftlblk_flush_failed(dev);
+		return sts;
+	}
+	/* The caller saw the power on: the cut that dropped is over. */
+	smp_rmb();
+	lost = READ_ONCE(dev->lost_cycle);
+	reported = atomic_read(&dev->reported_cycle);
+	if (!ftlblk_cycle_after(lost, reported) ||
+	    !atomic_try_cmpxchg(&dev->reported_cycle, &reported, lost))
+		return sts;	/* nothing owed, or another flush paid it */
+	ftlblk_count(dev, FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT, 1);
+	return BLK_STS_IOERR;
+}
+
 /**
  * ftlblk_final_status() - the status @rq may complete with now
  * @dev: device
@@ -454,7 +526,9 @@ static inline bool ftlblk_rq_volatile(const struct ftlblk_dev *dev,
  * request in flight across a power cut must not report success for an
  * effect the cut dropped from the write cache: nothing acknowledged is
  * lost. A flush on the worker also checks it between its write-backs
- * (ftlblk_cache_flush()), so that it stops writing back at once.
+ * (ftlblk_cache_flush()), so that it stops writing back at once; and a
+ * flush reports the acknowledged updates a cut dropped
+ * (ftlblk_flush_status()).
  *
  * Return: @sts, or BLK_STS_IOERR.
  */
@@ -465,10 +539,12 @@ static inline blk_status_t ftlblk_final_status(struct ftlblk_dev *dev,
 	const struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	if (READ_ONCE(dev->power_off))
-		return BLK_STS_IOERR;
-	if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
-	    ftlblk_rq_volatile(dev, rq))
-		return BLK_STS_IOERR;
+		sts = BLK_STS_IOERR;
+	else if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
+		 ftlblk_rq_volatile(dev, rq))
+		sts = BLK_STS_IOERR;
+	if (req_op(rq) == REQ_OP_FLUSH)
+		sts = ftlblk_flush_status(dev, sts);
 	return sts;
 }
 

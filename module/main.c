@@ -279,7 +279,8 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	smp_rmb();
 	/* Power cut: a disconnected disk answers nothing. */
 	if (READ_ONCE(dev->power_off) || ftlblk_bad_sectors(dev, rq)) {
-		blk_mq_end_request(rq, BLK_STS_IOERR);
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq,
+							   BLK_STS_IOERR));
 		return BLK_STS_OK;
 	}
 	switch (req_op(rq)) {

@@ -18,7 +18,10 @@
  * its shard's lock); every request, and every completion, fails with
  * BLK_STS_IOERR, as on a disconnected disk, until power is restored. The
  * caches are emptied in batches after the cut, by the writer of
- * power_cut: nothing else may change them while the power is off.
+ * power_cut: nothing else may change them while the power is off. A cut
+ * that dropped cached updates fails the next flush to end, once
+ * (ftlblk_flush_status()): a flush vouches for the writes completed before
+ * it, and some of those are gone.
  *
  * Locking: a shard's cache index and counters are protected by its lock
  * (readers without it use ftl_cache_peek(), see store.c); every call
@@ -143,8 +146,9 @@ static bool cut_keeps(struct ftlblk_dev *dev, struct rnd_state *rnd)
  * Empty the cache after a cut, in batches. The power is off, so no
  * request changes it meanwhile, and what a batch writes back is never
  * seen by one before power returns.
+ * Return: the cached updates lost.
  */
-static void drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
+static u64 drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 {
 	struct page *released[2 * FTLBLK_CUT_BATCH];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
@@ -152,7 +156,7 @@ static void drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 	unsigned int n;
 	bool empty;
 	u32 v;
-	u64 lpn;
+	u64 lpn, lost = 0;
 
 	do {
 		ftl_timing_req_start(&treq, ktime_get_ns());
@@ -168,11 +172,13 @@ static void drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 			ftl_cache_pop(&sh->cache);
 			ftlblk_release_cached(sh, v);
 			sh->ctr.pages_lost_at_power_cut++;
+			lost++;
 		}
 		empty = !sh->cache.entries;
 		ftlblk_unlock(sh);
 		cond_resched();
 	} while (!empty);
+	return lost;
 }
 
 /**
@@ -188,6 +194,7 @@ static void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 {
 	struct rnd_state rnd;
 	unsigned int i;
+	u64 lost = 0;
 	bool cut;
 
 	mutex_lock(&dev->power_mutex);
@@ -214,7 +221,14 @@ static void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 		/* Nothing waits for flash work the cut abandoned. */
 		ftlblk_timing_end_pending(dev, true);
 		for (i = 0; ftlblk_cache_on(dev) && i < dev->dealing.nr; i++)
-			drop_cache(&dev->shards[i], &rnd);
+			lost += drop_cache(&dev->shards[i], &rnd);
+		/*
+		 * Some of them were acknowledged (an update of a write still in
+		 * flight fails that write too): the next flush must say so
+		 * (ftlblk_flush_status()). Written before the power returns.
+		 */
+		if (lost)
+			WRITE_ONCE(dev->lost_cycle, dev->cuts_seen);
 	}
 	mutex_unlock(&dev->power_mutex);
 }

@@ -43,6 +43,8 @@ static void add_pcpu(struct ftlblk_snapshot *s,
 	s->ctr.mem_limit_rejections += p->v[FTLBLK_PC_MEM_LIMIT_REJECTIONS];
 	s->ctr.timeouts += p->v[FTLBLK_PC_TIMEOUTS];
 	s->ctr.nomem_writes += p->v[FTLBLK_PC_NOMEM_WRITES];
+	s->ctr.flushes_failed_after_cut +=
+		p->v[FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT];
 }
 
 /* Add one shard's data pages, memory and cache counters to the snapshot's. */
@@ -132,6 +134,7 @@ FTLBLK_STAT_ATTR(valid_pages_discarded, s.ftl.valid_pages_discarded);
 FTLBLK_STAT_ATTR(sectors_zeroed, s.ctr.sectors_zeroed);
 FTLBLK_STAT_ATTR(write_zeroes_requests, s.ctr.write_zeroes_requests);
 FTLBLK_STAT_ATTR(flush_requests, s.ctr.flush_requests);
+FTLBLK_STAT_ATTR(flushes_failed_after_cut, s.ctr.flushes_failed_after_cut);
 FTLBLK_STAT_ATTR(mem_limit_rejections, s.ctr.mem_limit_rejections);
 FTLBLK_STAT_ATTR(power_cuts, s.ctr.power_cuts);
 FTLBLK_STAT_ATTR(cache_writebacks, s.ctr.cache_writebacks);
@@ -281,6 +284,7 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	&dev_attr_sectors_zeroed.attr,
 	&dev_attr_write_zeroes_requests.attr,
 	&dev_attr_flush_requests.attr,
+	&dev_attr_flushes_failed_after_cut.attr,
 	&dev_attr_mem_limit_rejections.attr,
 	&dev_attr_power_cuts.attr,
 	&dev_attr_cache_writebacks.attr,

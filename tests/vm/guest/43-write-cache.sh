@@ -8,12 +8,12 @@
 # the page cache, which a power cut does not touch.
 # shellcheck source=lib.sh
 . /tests/lib.sh
-need_cmd pageclass discard-race fio errno-write blkdiscard
-plan 61
+need_cmd pageclass discard-race fio errno-write blkdiscard blkop
+plan 69
 
 A=/tmp/wc-A B=/tmp/wc-B R=/tmp/wc-R
 cleanup() {
-	for n in wc wn wr1 wr2 wr3 ws wg wf wm; do
+	for n in wc wk wn wr1 wr2 wr3 ws wg wf wm; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
 	rm -f "$A" "$B" "$R" /tmp/wc-R2 /tmp/wc-v1 /tmp/wc-v2 /tmp/wc-v3
@@ -148,6 +148,36 @@ is "$counted $(st "$W" power_cuts) $(st "$W" cache_writebacks) $(st "$W" pages_l
 	"reset_stats zeroes power_cuts, cache_writebacks and pages_lost_at_power_cut (were $before)"
 rmdir "$CFS/wc"
 
+# ---- a flush after a cut that dropped completed writes fails, once -------
+# A flush vouches for every write completed before it: after a cut dropped
+# cached updates of completed requests, the first flush to end reports it
+# (EIO), then flushes succeed again. On the raw device, so that nothing but
+# the flush can fail (blkop fsync: fsync(2) of the device, its errno).
+K=$(mkdev wk size=16 pages_per_block=64 write_cache=1)
+wr "$A" "$K" 0 1
+is "$(blkop fsync "/dev/$K") $(st "$K" cached_pages)" "ok 0" "$K: 1 MiB written and flushed"
+wr "$B" "$K" 0 1
+cut "$K"; restore "$K"
+is "$(st "$K" pages_lost_at_power_cut) $(blkop fsync "/dev/$K") $(blkop fsync "/dev/$K") $(st "$K" flushes_failed_after_cut)" \
+	"256 EIO ok 1" "a cut dropped 256 completed writes: the next fsync fails with EIO, the one after succeeds"
+wr "$B" "$K" 0 1; cut "$K"; restore "$K"
+wr "$B" "$K" 1 1; cut "$K"; restore "$K"
+is "$(st "$K" pages_lost_at_power_cut) $(blkop fsync "/dev/$K") $(blkop fsync "/dev/$K") $(st "$K" flushes_failed_after_cut)" \
+	"768 EIO ok 2" "two cuts that dropped writes before one fsync: one EIO"
+cut "$K"; restore "$K"
+is "$(blkop fsync "/dev/$K") $(st "$K" flushes_failed_after_cut) $(st "$K" power_cuts)" "ok 2 4" \
+	"a cut with the cache empty dropped nothing: the next fsync succeeds"
+wr "$B" "$K" 0 1; cut "$K"
+is "$(blkop fsync "/dev/$K")" EIO "power off: fsync fails with EIO"
+restore "$K"
+is "$(st "$K" pages_lost_at_power_cut) $(blkop fsync "/dev/$K") $(st "$K" flushes_failed_after_cut)" "1024 ok 2" \
+	"the fsync that failed while the power was off reported the loss: the first after the restore succeeds"
+blkdiscard -o 0 -l 1048576 "/dev/$K"
+cut "$K"; restore "$K"
+is "$(st "$K" pages_lost_at_power_cut) $(blkop fsync "/dev/$K") $(blkop fsync "/dev/$K") $(st "$K" flushes_failed_after_cut)" \
+	"1280 EIO ok 3" "a completed discard dropped by a cut fails the next fsync too"
+rmdir "$CFS/wk"
+
 # ---- write_cache=0: nothing volatile, a cut loses nothing -----------------
 N=$(mkdev wn size=16 pages_per_block=64)
 is "$(sysfs_read /sys/block/"$N"/queue/write_cache)" "write through" "$N: write_cache 0: write through"
@@ -157,6 +187,8 @@ is "$(errno-write "/dev/$N" x)" EIO "$N power off: a write fails with EIO"
 restore "$N"
 is "$(cls "$N") $(st "$N" pages_lost_at_power_cut) $(st "$N" power_cuts) $(st "$N" cached_pages)" \
 	"ref0=1024 zero=0 other=0 0 1 0" "write_cache 0: every completed write survives the cut"
+is "$(blkop fsync "/dev/$N") $(st "$N" flushes_failed_after_cut)" "ok 0" \
+	"write_cache 0: the cut dropped nothing, the next fsync succeeds"
 rmdir "$CFS/wn"
 
 # ---- power_cut_mode random: each unflushed update kept or lost -----------

@@ -11,7 +11,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd taskset blkdiscard
-plan 21
+plan 22
 
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 thresh0=
@@ -104,6 +104,8 @@ diag "dd: $(cat /tmp/ic-dd)"
 thresh0=
 dd if=/tmp/ic-A of="/dev/$W" bs=1M oflag=direct 2>/dev/null
 ok "written again, an fsync succeeds" dd if=/dev/null of="/dev/$W" conv=fsync,notrunc
+is "$(st "$W" flushes_failed_after_cut)" 0 \
+	"the flush in flight across the cut reported the loss: no flush failed after it"
 rmdir "$CFS/pw" "$CFS/pz"
 
 # ---- a timed write whose cached data a cut dropped -------------------------

@@ -10,6 +10,8 @@
  *   zeroout     ioctl(BLKZEROOUT)       -> REQ_OP_WRITE_ZEROES, NOUNMAP
  *   punch       fallocate(PUNCH_HOLE|KEEP_SIZE) -> WRITE_ZEROES, may unmap
  *   zero-range  fallocate(ZERO_RANGE|KEEP_SIZE) -> WRITE_ZEROES, NOUNMAP
+ *   fsync       fsync(2) of the device  -> REQ_OP_FLUSH (OFFSET, LENGTH
+ *               may be left out)
  *
  * OFFSET and LENGTH are bytes, decimal or 0x-hex, up to 2^64 - 1, so a
  * test can hand the kernel a range whose end overflows.
@@ -45,8 +47,11 @@ int main(int argc, char **argv)
 	const char *op;
 	int fd, ret;
 
-	if (argc != 5 || parse_u64(argv[3], &off) || parse_u64(argv[4], &len)) {
-		fprintf(stderr, "usage: blkop discard|secdiscard|zeroout|punch|zero-range DEVICE OFFSET LENGTH\n");
+	if (argc == 3 && !strcmp(argv[1], "fsync")) {
+		off = len = 0;
+	} else if (argc != 5 || parse_u64(argv[3], &off) ||
+		   parse_u64(argv[4], &len)) {
+		fprintf(stderr, "usage: blkop discard|secdiscard|zeroout|punch|zero-range DEVICE OFFSET LENGTH\n       blkop fsync DEVICE\n");
 		return 2;
 	}
 	op = argv[1];
@@ -69,6 +74,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "zero-range")) {
 		ret = fallocate(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
 				(off_t)off, (off_t)len);
+	} else if (!strcmp(op, "fsync")) {
+		ret = fsync(fd);
 	} else {
 		fprintf(stderr, "blkop: unknown operation %s\n", op);
 		close(fd);
