@@ -49,7 +49,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 	/* From here on @lpn is the shard's logical page. */
 	struct ftlblk_shard *sh = ftlblk_shard(dev, lpn, &lpn);
-	bool holds_data;
+	bool holds_data, replaces;
 	void *buf;
 	int err = 0;
 
@@ -57,12 +57,17 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 		ftlblk_count(dev, FTLBLK_PC_SECTORS_ZEROED, count);
 	spin_lock(&sh->lock);
 	holds_data = ftlblk_lpn_has_data(sh, lpn);
+	replaces = ftlblk_store_replaces(sh, lpn, false);
 	spin_unlock(&sh->lock);
 	/* fstrim re-discards free space: most partial pages hold nothing. */
 	if (!keep_mapped && !holds_data)
 		return BLK_STS_OK;
 
-	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
+	/*
+	 * A page for a page: at mem_limit_mib this passes where an
+	 * overwrite would (ftlblk_pages_get()'s @over).
+	 */
+	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, replaces);
 	if (err)
 		return ftlblk_pages_status(dev, err);
 	buf = page_address(page);
@@ -84,6 +89,17 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 	return err ? BLK_STS_IOERR : BLK_STS_OK;
 }
 
+/* Would programming zeroes for @lpn give its current page back? */
+static bool zeroes_replace(struct ftlblk_shard *sh, u64 lpn)
+{
+	bool replaces;
+
+	spin_lock(&sh->lock);
+	replaces = ftlblk_store_replaces(sh, lpn, false);
+	spin_unlock(&sh->lock);
+	return replaces;
+}
+
 /* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
 static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 				     struct ftl_timing_req *treq, u64 lpn,
@@ -96,11 +112,14 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 		u64 local;
 		int err;
 
+		sh = ftlblk_shard(dev, lpn, &local);
 		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
+		/* At mem_limit_mib, zeroes over held data still fit. */
+		if (err == -ENOSPC && zeroes_replace(sh, local))
+			err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 1);
 		if (err)
 			return ftlblk_pages_status(dev, err);
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
-		sh = ftlblk_shard(dev, lpn, &local);
 		ftlblk_lock(sh, &rel);
 		err = ftlblk_store_page(sh, local, page, treq, false);
 		ftlblk_unlock(sh);
