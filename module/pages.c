@@ -41,12 +41,13 @@
  * the page allocator is charged to dev->mem_pages until it goes back, so
  * pooled pages, pages in limbo and those of requests in flight count as
  * much as mapped ones. A request is charged once, for the pages the pool
- * cannot supply; if they would pass the limit it gets -ENOSPC with nothing
- * taken, and with no limit nothing is counted at all. An overwrite of
- * pages the device holds may pass the limit by those pages, since it gives
- * as many back when it is stored (they are freed after their grace
- * period, not pooled): a full filesystem on a device at its limit can
- * still rewrite its journal.
+ * cannot supply, only if they fit (ftlblk_charge(): a request that does
+ * not fit never makes one that does fail); if they would pass the limit it
+ * gets -ENOSPC with nothing taken, and with no limit nothing is counted at
+ * all. An overwrite of pages the device holds may pass the limit by
+ * those pages, since it gives as many back when it is stored (they are
+ * freed after their grace period, not pooled): a full filesystem on a
+ * device at its limit can still rewrite its journal.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -55,6 +56,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "charge.h"
 #include "ftlblk.h"
 #include "trace.h"
 
@@ -85,11 +87,8 @@ static bool mem_charge(struct ftlblk_dev *dev, unsigned int n,
 {
 	if (!dev->mem_limit_pages || !n)
 		return true;
-	if (atomic_long_add_return(n, &dev->mem_pages) <=
-	    (long)(dev->mem_limit_pages + over))
-		return true;
-	atomic_long_sub(n, &dev->mem_pages);
-	return false;
+	return ftlblk_charge(&dev->mem_pages, n,
+			     (long)(dev->mem_limit_pages + over));
 }
 
 /* @n charged pages went back to the page allocator. */
