@@ -384,7 +384,9 @@ void ftlblk_timing_end_pending(struct ftlblk_dev *dev, bool cut)
  *
  * A request waiting for its modeled completion ends now with
  * BLK_STS_TIMEOUT (its work is done, but the host gave up on it) and is
- * counted in ftl/timeouts. One still being served (a long discard on the
+ * counted in ftl/timeouts. One whose modeled time has already come (on a
+ * poll queue, its submitter has not polled since) was not late: it ends
+ * with its own status. One still being served (a long discard on the
  * workqueue) or completing right now gets more time.
  *
  * Return: BLK_EH_DONE if @rq was ended, else BLK_EH_RESET_TIMER.
@@ -396,12 +398,16 @@ enum blk_eh_timer_return ftlblk_timing_timeout(struct request *rq)
 
 	if (!dev->timing_on || !stop_waiting(rq))
 		return BLK_EH_RESET_TIMER;
+	if (cmd->treq.done <= ktime_get_ns()) {
+		blk_mq_end_request(rq, ftlblk_final_status(dev, rq, cmd->sts));
+		return BLK_EH_DONE;
+	}
 	ftlblk_count(dev, FTLBLK_PC_TIMEOUTS, 1);
 	pr_warn_ratelimited("%s: request at sector %llu timed out waiting %llu ms for the modeled flash\n",
 			    dev->disk->disk_name, (u64)blk_rq_pos(rq),
 			    div_u64(cmd->treq.done - cmd->treq.arrival,
 				    NSEC_PER_MSEC));
-	blk_mq_end_request(rq, BLK_STS_TIMEOUT);
+	blk_mq_end_request(rq, ftlblk_final_status(dev, rq, BLK_STS_TIMEOUT));
 	return BLK_EH_DONE;
 }
 

@@ -10,14 +10,14 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-need_cmd taskset blkdiscard
-plan 22
+need_cmd uring-late taskset blkdiscard
+plan 24
 
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 thresh0=
 cleanup() {
 	[ -z "$thresh0" ] || echo "$thresh0" > "$THRESH"
-	for n in pw pz pt pr po; do
+	for n in pw pz pt pp pr po; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
 	rm -f /tmp/ic-*
@@ -172,6 +172,23 @@ is "$orc $(grep -c 'timed out' /tmp/ic-dd) $(st "$O" timeouts)" "1 1 1" \
 	"a write the model would end after 16 s fails with ETIMEDOUT; ftl/timeouts 1"
 ok "after io_timeout, not the model's 16 s ($((t1 - t0)) ms < 8000)" test $((t1 - t0)) -lt 8000
 rmdir "$CFS/po"
+
+# ---- io_timeout of a polled request ----------------------------------------
+# On a poll queue a request ends only when its submitter polls. One die,
+# tPROG 200 ms: a 4 KiB write is due after about 200 ms, a 64 KiB one after
+# 3.2 s; the submitter (uring-late, an IOPOLL ring) reaps each 3.5 s after
+# submitting it, and io_timeout (1 s) expires before. The due one completes
+# with its own status; the other one was still waiting: ETIMEDOUT.
+P=$(mkdev pp size=16 pages_per_block=64 timing=1 channels=1 dies_per_channel=1 \
+	program_us=200000 poll_queues=1)
+echo 1000 > "/sys/block/$P/queue/io_timeout"
+is "$(uring-late -p -w 3500 write "/dev/$P" 0 4096 2>/tmp/ic-ul) $(st "$P" timeouts)" "ok 4096 0" \
+	"a polled write due after 200 ms, reaped after 3.5 s: io_timeout (1 s) completes it with its own status"
+diag "$(cat /tmp/ic-ul)"
+is "$(uring-late -p -w 3500 write "/dev/$P" 65536 65536 2>/tmp/ic-ul) $(st "$P" timeouts)" "ETIMEDOUT 1" \
+	"a polled write due after 3.2 s: io_timeout (1 s) ends it with ETIMEDOUT"
+diag "$(cat /tmp/ic-ul)"
+rmdir "$CFS/pp"
 
 # ---- hot removal with a timed request in flight ----------------------------
 P=$(mkdev pt size=16 pages_per_block=64 timing=1 channels=1 dies_per_channel=1 program_us=1000000)

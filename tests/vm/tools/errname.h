@@ -28,6 +28,7 @@ static inline const char *errno_name(int e)
 	case ENOENT: return "ENOENT";
 	case ENOMEM: return "ENOMEM";
 	case ERANGE: return "ERANGE";
+	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return strerror(e);
 	}
 }
