@@ -589,6 +589,7 @@ bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua);
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh,
 			    struct ftl_timing_req *treq);
 void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v);
+struct page *ftlblk_cache_entry_page(u32 v);
 bool ftlblk_cached_page(struct ftlblk_shard *sh, u64 lpn, struct page **pagep);
 bool ftlblk_cached_page_unlocked(struct ftlblk_shard *sh, u64 lpn,
 				 struct page **pagep);
@@ -606,6 +607,7 @@ void ftlblk_lock(struct ftlblk_shard *sh, struct ftlblk_released *rel)
 	__acquires(&sh->lock);
 void ftlblk_unlock(struct ftlblk_shard *sh) __releases(&sh->lock);
 void ftlblk_release_page(struct ftlblk_shard *sh, struct page *page);
+void ftlblk_pages_free_mapped(struct ftlblk_shard *sh, u64 nr_lpns);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
 extern const struct ftl_ops ftlblk_ftl_ops;

@@ -559,16 +559,21 @@ static int ftlblk_alloc_shards(struct ftlblk_dev *dev,
 
 /*
  * Destroy what ftlblk_alloc_shards() made, of a device that no longer
- * takes requests: ftl_destroy() releases, and so frees, every data page
- * still holding data.
+ * takes requests and no reader can reach: its data pages are freed at
+ * once, then the FTLs.
  */
 static void ftlblk_free_shards(struct ftlblk_dev *dev)
 {
+	struct ftl_geometry geo;
 	unsigned int i;
 
 	for (i = 0; dev->shards && i < dev->dealing.nr; i++) {
 		struct ftlblk_shard *sh = &dev->shards[i];
 
+		if (sh->ftl && sh->data) {
+			ftl_get_geometry(sh->ftl, &geo);
+			ftlblk_pages_free_mapped(sh, geo.logical_pages);
+		}
 		ftl_destroy(sh->ftl);
 		WARN_ON(sh->data_pages);
 		kvfree(sh->data);

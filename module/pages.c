@@ -52,6 +52,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -485,7 +486,8 @@ blk_status_t ftlblk_pages_status(struct ftlblk_dev *dev, int err)
  * ftlblk_pages_put() - give back pages that were never published
  * @dev: device
  * @pages: the pages, which no reader can have found (a request's own
- *	pages it did not store); the array is reordered
+ *	pages it did not store, or any page of a device being removed); the
+ *	array is reordered
  * @n: how many
  *
  * They go to the pool at once, or to the page allocator if it is full or
@@ -509,6 +511,41 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 	}
 	spin_unlock(&dev->pool_lock);
 	free_data_pages(dev, pages, spill);
+}
+
+/**
+ * ftlblk_pages_free_mapped() - free every data page a shard maps, at
+ * removal
+ * @sh: shard of a device that no reader can reach any more (after
+ *	del_gendisk(): no request runs, none is queued)
+ * @nr_lpns: the shard's logical pages
+ *
+ * With no reader left, no page needs a grace period: they go back at
+ * once, a batch per pool_lock hold, rescheduling between batches, rather
+ * than each by its own RCU callback through ftl_destroy()'s releases
+ * (which then find data[] empty). Sleeps.
+ */
+void ftlblk_pages_free_mapped(struct ftlblk_shard *sh, u64 nr_lpns)
+{
+	struct page *batch[LIMBO_BATCH];
+	unsigned int n = 0;
+	u64 lpn;
+
+	for (lpn = 0; lpn < nr_lpns; lpn++) {
+		struct page *page = ftlblk_data(sh, lpn);
+
+		if (!page)
+			continue;
+		sh->data[lpn] = 0;
+		sh->data_pages--;
+		batch[n++] = page;
+		if (n == ARRAY_SIZE(batch)) {
+			ftlblk_pages_put(sh->dev, batch, n);
+			n = 0;
+			cond_resched();
+		}
+	}
+	ftlblk_pages_put(sh->dev, batch, n);
 }
 
 /**

@@ -314,24 +314,37 @@ int ftlblk_cache_init(struct ftlblk_dev *dev)
 	return err;
 }
 
-/* Free a shard's cache (if made) and the data it holds. */
+/*
+ * Free a shard's cache (if made) and the data it holds, of a device no
+ * reader can reach: the pages go back at once (no grace period), a batch
+ * at a time.
+ */
 static void shard_cache_exit(struct ftlblk_shard *sh)
 {
+	struct page *batch[64], *page;
+	unsigned int n = 0;
 	u64 lpn;
 
 	if (!sh->cache.slot)
 		return;
 	for (lpn = 0; lpn < sh->cache.nr_lpns; lpn++) {
-		ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache, lpn));
-		if (!(lpn % 4096))
+		page = ftlblk_cache_entry_page(ftl_cache_remove(&sh->cache, lpn));
+		if (page)
+			batch[n++] = page;
+		if (n == ARRAY_SIZE(batch) || !(lpn % 4096)) {
+			ftlblk_pages_put(sh->dev, batch, n);
+			n = 0;
 			cond_resched();
+		}
 	}
+	ftlblk_pages_put(sh->dev, batch, n);
 	ftl_cache_free(&sh->cache);
 }
 
 /**
  * ftlblk_cache_exit() - free the cache and the data it holds
- * @dev: device that takes no more requests
+ * @dev: device that takes no more requests and no reader can reach
+ *	(after del_gendisk()), or that never took one
  */
 void ftlblk_cache_exit(struct ftlblk_dev *dev)
 {

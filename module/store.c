@@ -38,6 +38,17 @@ static struct page *handle_page(u32 v)
 }
 
 /**
+ * ftlblk_cache_entry_page() - the data page of a cache entry
+ * @v: the cache entry (ftl_cache_*() value)
+ *
+ * Return: its data page, or NULL for a pending deallocation or no entry.
+ */
+struct page *ftlblk_cache_entry_page(u32 v)
+{
+	return ftl_cache_is_handle(v) ? handle_page(v) : NULL;
+}
+
+/**
  * ftlblk_release_cached() - the cache replaced or dropped @v: free its data
  * page, if any
  * @sh: shard, its lock held
