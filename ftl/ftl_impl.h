@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftl_impl.h - the layout of struct ftl, private to the core (ftl.c) and
- * its invariant checker (check.c). Nothing else may include it.
+ * ftl_impl.h - the layout of struct ftl and what the core's files offer
+ * each other: private to the core (ftl.c: the map and the API; blocks.c:
+ * the erase blocks; gc.c: garbage collection; wear.c: static wear
+ * leveling) and its invariant checker (check.c). Nothing else may include
+ * it. The core's files call downwards only: ftl.c -> wear.c -> gc.c ->
+ * blocks.c (scripts/callgraph checks it).
  */
 #ifndef FTL_IMPL_H
 #define FTL_IMPL_H
@@ -162,5 +166,36 @@ static inline u32 erase_min(const struct ftl *ftl)
 			min = ftl->blocks[ftl->open[s]].erase_count;
 	return min == U32_MAX ? 0 : min;
 }
+
+/* blocks.c: lists, the free pool, closed and failing blocks */
+void ftl_blist_init(struct ftl_list *list);
+void ftl_free_push(struct ftl *ftl, u32 b);
+void ftl_closed_insert(struct ftl *ftl, u32 b);
+void ftl_closed_remove(struct ftl *ftl, u32 b);
+void ftl_failing_insert(struct ftl *ftl, u32 b);
+void ftl_failing_remove(struct ftl *ftl, u32 b);
+/* blocks.c: the end of life */
+u32 ftl_spare_now(const struct ftl *ftl);
+bool ftl_broken(struct ftl *ftl, bool cond);
+int ftl_out_of_blocks(struct ftl *ftl);
+void ftl_retire_block(struct ftl *ftl, u32 b);
+/* blocks.c: pages, open blocks, programs and erases */
+void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn);
+void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn);
+void ftl_close_open_block(struct ftl *ftl, enum ftl_stream stream);
+void ftl_open_free_block(struct ftl *ftl, enum ftl_stream stream,
+			 bool most_worn);
+bool ftl_stream_has_room(const struct ftl *ftl, enum ftl_stream stream);
+bool ftl_program_fails(struct ftl *ftl, enum ftl_stream stream);
+u32 ftl_program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn);
+void ftl_erase_block(struct ftl *ftl, u32 b);
+
+/* gc.c */
+int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling);
+int ftl_gc_run(struct ftl *ftl);
+
+/* wear.c */
+int ftl_wear_level(struct ftl *ftl);
+bool ftl_wear_level_due(const struct ftl *ftl);
 
 #endif /* FTL_IMPL_H */

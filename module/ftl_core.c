@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The portable FTL core (../ftl/ftl.c, found through ccflags -I) compiled
- * as part of this module, so that Kbuild keeps every object under M=.
+ * The portable FTL core's map and API (../ftl/ftl.c, found through
+ * ccflags -I) compiled as part of this module, so that Kbuild keeps every
+ * object under M=.
  */
 #include "ftl.c"

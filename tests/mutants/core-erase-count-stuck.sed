@@ -1,4 +1,4 @@
 # erasing a block does not increment its erase count => core
-# file: ftl/ftl.c
+# file: ftl/blocks.c
 # changes: 1
 /^\tblk->erase_count++;$/d

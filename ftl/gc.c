@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gc.c - garbage collection of the portable FTL: which closed block to
+ * reclaim (the victim policy), and reclaiming it: its valid pages are
+ * relocated into the GC stream's open block, then it is erased (or, if
+ * its block failed, retired).
+ *
+ * A host write that needs a new block runs it (ftl_gc_run()):
+ *
+ *          fewer than gc_low_blocks free, or a block failing
+ *   IDLE ----------------------------------------------------> ACTIVE
+ *     ^                                                          |
+ *     +----------------- gc_high_blocks free <-------------------+
+ *
+ * While ACTIVE, each new host block collects until gc_low_blocks are free,
+ * or FTL_GC_GAIN_PER_CALL more than were, so no single write does the
+ * whole climb from the low to the high watermark.
+ *
+ * Failing blocks are collected first: their data sits in a block known to
+ * be bad. Victim policies, each O(pages per block) with no scan of the
+ * blocks: greedy (the fewest valid pages: the head of the lowest non-empty
+ * bucket), fifo (the oldest closed block) and cost-benefit (Rosenblum &
+ * Ousterhout; the bucket heads compete). A new policy is a pick function
+ * here, its name in ftl_policy_names[] and its value in enum
+ * ftl_gc_policy (ftl.h).
+ *
+ * Relocations only ever come from pages that are still mapped, so
+ * discarded or overwritten data is never copied. All state is owned by
+ * the caller's lock; see ftl.h.
+ */
+#include "ftl_impl.h"
+
+static const char * const ftl_policy_names[FTL_GC_NR_POLICIES] = {
+	[FTL_GC_GREEDY] = "greedy",
+	[FTL_GC_FIFO] = "fifo",
+	[FTL_GC_COST_BENEFIT] = "cost-benefit",
+};
+
+static u32 pick_greedy(const struct ftl *ftl)
+{
+	u32 valid;
+
+	for (valid = 0; valid <= ftl->geo.pages_per_block; valid++)
+		if (ftl->buckets[valid].head != FTL_NONE)
+			return ftl->buckets[valid].head;
+	return FTL_NONE;
+}
+
+/*
+ * Rosenblum & Ousterhout: benefit / cost = (1 - u) * age / (1 + u). With
+ * u = valid / ppb that is (ppb - valid) * age / (ppb + valid); an empty
+ * block is free to take. The age of a block is the time since its valid
+ * count last changed (it closed, or a page of it was overwritten or
+ * discarded): data that has stopped dying is cold. Each bucket is ordered
+ * by that time, so only the bucket heads compete: O(pages per block).
+ */
+static u32 pick_cost_benefit(const struct ftl *ftl)
+{
+	u32 ppb = ftl->geo.pages_per_block;
+	u32 valid, best = FTL_NONE;
+	u64 best_score = 0;
+
+	if (ftl->buckets[0].head != FTL_NONE)
+		return ftl->buckets[0].head;
+	for (valid = 1; valid < ppb; valid++) {
+		u32 b = ftl->buckets[valid].head;
+		u64 age, score;
+
+		if (b == FTL_NONE)
+			continue;
+		age = ftl->now - ftl->blocks[b].changed_at + 1;
+		score = ftl_div_u64(age * (ppb - valid), ppb + valid);
+		if (best == FTL_NONE || score > best_score) {
+			best = b;
+			best_score = score;
+		}
+	}
+	/* Only full blocks: nothing to gain, but FIFO-like progress. */
+	return best != FTL_NONE ? best : ftl->buckets[ppb].head;
+}
+
+static u32 pick_victim(const struct ftl *ftl)
+{
+	switch (ftl->cfg.gc_policy) {
+	case FTL_GC_FIFO:
+		return ftl->closed.head;
+	case FTL_GC_COST_BENEFIT:
+		return pick_cost_benefit(ftl);
+	default:
+		return pick_greedy(ftl);
+	}
+}
+
+/*
+ * Make the GC stream ready to program one page: open a free block if its
+ * block is full (the most worn one for wear leveling), and try again in a
+ * new block whenever a program fails.
+ */
+static int prepare_gc_page(struct ftl *ftl, bool wear_leveling)
+{
+	for (;;) {
+		if (!ftl_stream_has_room(ftl, FTL_STREAM_GC)) {
+			if (ftl->open[FTL_STREAM_GC] != FTL_NONE)
+				ftl_close_open_block(ftl, FTL_STREAM_GC);
+			if (!ftl->free.nr)
+				return ftl_out_of_blocks(ftl);
+			ftl_open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
+		}
+		if (!ftl_program_fails(ftl, FTL_STREAM_GC))
+			return 0;
+	}
+}
+
+/* Relocations count as they happen, runs only when a block was done. */
+static void count_collection(struct ftl *ftl, u32 relocated,
+			     bool wear_leveling, bool done)
+{
+	if (wear_leveling) {
+		ftl->counters.wl_relocations += relocated;
+		ftl->counters.wl_runs += done;
+	} else {
+		ftl->counters.gc_relocations += relocated;
+		ftl->counters.gc_runs += done;
+	}
+}
+
+/* Put a victim back where it came from: it still holds data. */
+static void victim_restore(struct ftl *ftl, u32 b, bool failing)
+{
+	if (failing)
+		ftl_failing_insert(ftl, b);
+	else
+		ftl_closed_insert(ftl, b);
+}
+
+/*
+ * Relocate every valid page of closed or failing block @b into the GC
+ * stream, then erase a closed block or retire a failing one. Relocations
+ * only ever come from pages that are still mapped, so discarded or
+ * overwritten data is never copied.
+ */
+int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
+{
+	struct ftl_block *blk = &ftl->blocks[b];
+	bool failing = blk->state == FTL_BLOCK_FAILING;
+	u32 ppb = ftl->geo.pages_per_block;
+	u32 first = b * ppb, i, relocated = 0;
+	int err;
+
+	if (failing)
+		ftl_failing_remove(ftl, b);
+	else
+		ftl_closed_remove(ftl, b);
+	blk->state = FTL_BLOCK_VICTIM;
+	for (i = 0; i < ppb && blk->valid; i++) {
+		u32 from = first + i, lpn = ppn_owner(ftl, from), to;
+
+		if (lpn == FTL_UNMAPPED)
+			continue;
+		err = prepare_gc_page(ftl, wear_leveling);
+		if (err) {
+			count_collection(ftl, relocated, wear_leveling, false);
+			victim_restore(ftl, b, failing);
+			return err;
+		}
+		ftl_set_recorded_lpn(ftl, from, FTL_UNMAPPED);
+		blk->valid--;
+		to = ftl_program_page(ftl, FTL_STREAM_GC, lpn);
+		if (ftl->ops && ftl->ops->move)
+			ftl->ops->move(ftl->ctx, from, to);
+		relocated++;
+	}
+	count_collection(ftl, relocated, wear_leveling, true);
+	if (ftl->ops && ftl->ops->collected)
+		ftl->ops->collected(ftl->ctx, b, relocated, wear_leveling);
+	if (failing)
+		ftl_retire_block(ftl, b);
+	else
+		ftl_erase_block(ftl, b);
+	return 0;
+}
+
+/*
+ * The next block to collect: failing blocks first (their data sits in a
+ * block that is known bad), then victims until the free pool is back at
+ * @target.
+ *
+ * Return: false when this call has done enough, else true with *@victim
+ * set (FTL_NONE if no block can be collected).
+ */
+static bool next_victim(struct ftl *ftl, u32 target, u32 *victim)
+{
+	if (ftl->failing.len) {
+		*victim = ftl->failing.head;
+		return true;
+	}
+	if (ftl->free.nr >= ftl->geo.gc_high_blocks) {
+		ftl->gc_active = false;
+		return false;
+	}
+	if (ftl->free.nr >= target)
+		return false;
+	*victim = pick_victim(ftl);
+	return true;
+}
+
+/*
+ * Collect until the free pool reaches the low watermark (the host needs
+ * that now), or FTL_GC_GAIN_PER_CALL blocks more than it found, up to the
+ * high watermark. A block full of valid data gains nothing (FIFO may
+ * still pick one), so give up only after a whole pass over the closed
+ * blocks freed no page: the geometry check makes that impossible, hence
+ * the warning.
+ */
+int ftl_gc_run(struct ftl *ftl)
+{
+	u32 target = ftl->free.nr + FTL_GC_GAIN_PER_CALL, fruitless = 0;
+
+	if (target < ftl->geo.gc_low_blocks)
+		target = ftl->geo.gc_low_blocks;
+	ftl->gc_active = true;
+	for (;;) {
+		u32 victim;
+		int err;
+
+		if (ftl->read_only)
+			return -EROFS;
+		if (!next_victim(ftl, target, &victim))
+			return 0;
+		if (ftl_broken(ftl, victim == FTL_NONE))
+			return -ENOSPC;
+		if (ftl->blocks[victim].valid == ftl->geo.pages_per_block &&
+		    ftl->blocks[victim].state == FTL_BLOCK_CLOSED) {
+			if (ftl_broken(ftl, ++fruitless > ftl->closed.len))
+				return -ENOSPC;
+		} else {
+			fruitless = 0;
+		}
+		err = ftl_collect_block(ftl, victim, false);
+		if (err)
+			return err;
+	}
+}
+
+const char *ftl_policy_name(enum ftl_gc_policy policy)
+{
+	if ((unsigned int)policy >= FTL_GC_NR_POLICIES)
+		return NULL;
+	return ftl_policy_names[policy];
+}
+
+/* Equal, allowing one trailing newline in @input (sysfs writes have one). */
+static bool name_matches(const char *input, const char *name)
+{
+	while (*name && *input == *name) {
+		input++;
+		name++;
+	}
+	return !*name && (!*input || (input[0] == '\n' && !input[1]));
+}
+
+int ftl_policy_parse(const char *name)
+{
+	int policy;
+
+	for (policy = 0; policy < FTL_GC_NR_POLICIES; policy++)
+		if (name_matches(name, ftl_policy_names[policy]))
+			return policy;
+	return -EINVAL;
+}
