@@ -85,7 +85,7 @@ struct ftlblk_field {
 	const char *help;
 };
 
-extern const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS];
+extern const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS];	/* config.c */
 
 /*
  * Device-level counters the FTL core does not keep (it sees whole pages),
@@ -554,15 +554,27 @@ static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 	return dev->sectors_per_page << SECTOR_SHIFT;
 }
 
-/* main.c */
+/* config.c */
 extern struct ftlblk_config ftlblk_defaults;
 extern unsigned int ftlblk_default_cut_mode;
 int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who);
+int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who);
+void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
+			  struct ftl_config *fcfg);
+struct ftl_shards ftlblk_dealing(const struct ftlblk_config *cfg);
+int ftlblk_params_check(void);
+
+/* device.c */
 int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 		  unsigned int cut_mode, const char *who,
 		  struct ftlblk_dev **devp);
 int ftlblk_remove(struct ftlblk_dev *dev, bool force);
+int ftlblk_devices_init(void);
+void ftlblk_devices_exit(void);
+
+/* queue.c */
+extern const struct blk_mq_ops ftlblk_mq_ops;
 
 /* rw.c */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,

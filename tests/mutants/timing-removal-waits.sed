@@ -1,4 +1,4 @@
 # hot removal waits for every request's modeled completion => vm 46-inflight-cut
-# file: module/main.c
+# file: module/device.c
 # changes: 2
 s/ftlblk_timing_end_pending(dev, false);/(void)dev;/
