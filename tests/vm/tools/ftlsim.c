@@ -7,6 +7,9 @@
  * (tests/vm/guest/85-trace-replay.sh). No code of its own.
  */
 #include "../../../tools/ftlsim/ftlsim.c"
+#include "../../../tools/ftlsim/cli.c"
+#include "../../../tools/ftlsim/workload.c"
+#include "../../../tools/ftlsim/report.c"
 #include "../../../tools/ftlsim/tracefile.c"
 #include "../../../tools/ftlsim/replay.c"
 #include "../../../tools/ftlsim/timed.c"
