@@ -109,6 +109,42 @@ struct ftlblk_counters {
 	u64 flushes_failed_after_cut;	/* see ftlblk_flush_status() */
 };
 
+/**
+ * struct ftlblk_snapshot - every statistic of a device, taken at once
+ * (ftlblk_snapshot())
+ * @ftl: the FTL counters, the shards' added up, with the reads the
+ *	lock-free read path counted per CPU
+ * @geo: the geometry, the shards' added up
+ * @ctr: the device-level counters
+ * @timing: the NAND timing model's counters (all 0 with timing=0)
+ * @data_bytes: memory of the data pages the shards map
+ * @pool_bytes: memory of the free data pages pooled for reuse and in limbo
+ * @metadata_bytes: memory of the maps, page tables and cache indexes
+ * @cached_pages: logical pages whose latest update is cached
+ * @read_only: 1 if any shard's FTL is read-only, else 0
+ * @host_busy_ns: die time of host reads and programs (timing)
+ * @gc_busy_ns: die time of GC and wear-leveling reads and programs
+ * @physical_blocks: @geo's, as a u64
+ * @pages_per_block: @geo's, as a u64
+ *
+ * Every statistic sysfs shows is one u64 here (sysfs.c's ftlblk_stats[]).
+ */
+struct ftlblk_snapshot {
+	struct ftl_stats ftl;
+	struct ftl_geometry geo;
+	struct ftlblk_counters ctr;
+	struct ftl_timing_stats timing;
+	u64 data_bytes;
+	u64 pool_bytes;
+	u64 metadata_bytes;
+	u64 cached_pages;
+	u64 read_only;
+	u64 host_busy_ns;
+	u64 gc_busy_ns;
+	u64 physical_blocks;
+	u64 pages_per_block;
+};
+
 /* The counters kept under a shard's lock (ftlblk_shard.ctr): its cache. */
 struct ftlblk_locked_counters {
 	u64 cache_writebacks;		/* cached updates made durable */
@@ -628,6 +664,7 @@ extern const struct ftl_ops ftlblk_ftl_timed_ops;
 /* stats.c */
 void ftlblk_ftl_stats(struct ftlblk_dev *dev, struct ftl_stats *st,
 		      struct ftl_geometry *geo);
+void ftlblk_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s);
 
 /* badblocks.c */
 int ftlblk_bb_init(struct badblocks *bb);
@@ -683,5 +720,6 @@ void ftlblk_configfs_exit(void);
 
 /* sysfs.c */
 extern const struct attribute_group *ftlblk_disk_groups[];
+void ftlblk_sysfs_init(void);
 
 #endif /* FTLBLK_H */

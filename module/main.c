@@ -68,6 +68,7 @@ static int __init ftlblk_init(void)
 	err = ftlblk_params_check() ?: ftlblk_check_memory();
 	if (err)
 		return err;
+	ftlblk_sysfs_init();
 	err = ftlblk_worker_init();
 	if (err)
 		return err;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/block/ftlblkN/ftl/: one value per file, like zram's statistics.
- * Counters are reset by writing to reset_stats; the device state (valid
- * pages, free blocks, erase counts, memory) is not.
+ * /sys/block/ftlblkN/ftl/: one value per file, like zram's statistics,
+ * and all of them at once in ftl/stat; the configuration the device was
+ * made with; the controls (power_cut, power_cut_mode, reset_stats,
+ * badblocks). Counters are reset by writing to reset_stats; the device
+ * state (valid pages, free blocks, erase counts, memory) is not.
  */
 #include <linux/device.h>
 #include <linux/math64.h>
@@ -11,162 +13,145 @@
 
 #include "ftlblk.h"
 
-/* Everything a show() may print (each shard's share taken under its lock). */
-struct ftlblk_snapshot {
-	struct ftl_stats ftl;
-	struct ftl_geometry geo;
-	struct ftlblk_counters ctr;
-	struct ftl_timing_stats timing;
-	u64 data_bytes;
-	u64 pool_bytes;
-	u64 metadata_bytes;
-	u64 cached_pages;
-};
-
 static struct ftlblk_dev *to_ftlblk(struct device *d)
 {
 	return dev_to_disk(d)->private_data;
 }
 
-/* Add one CPU's request counters to the snapshot's. */
-static void add_pcpu(struct ftlblk_snapshot *s,
-		     const struct ftlblk_pcpu_stats *p)
+static ssize_t emit_u64(char *buf, u64 v)
 {
-	s->ftl.host_pages_read += p->v[FTLBLK_PC_HOST_PAGES_READ];
-	s->ftl.unmapped_reads += p->v[FTLBLK_PC_UNMAPPED_READS];
-	s->ctr.discard_requests += p->v[FTLBLK_PC_DISCARD_REQUESTS];
-	s->ctr.discard_ranges += p->v[FTLBLK_PC_DISCARD_RANGES];
-	s->ctr.discard_sectors += p->v[FTLBLK_PC_DISCARD_SECTORS];
-	s->ctr.sectors_zeroed += p->v[FTLBLK_PC_SECTORS_ZEROED];
-	s->ctr.write_zeroes_requests += p->v[FTLBLK_PC_WRITE_ZEROES_REQUESTS];
-	s->ctr.flush_requests += p->v[FTLBLK_PC_FLUSH_REQUESTS];
-	s->ctr.mem_limit_rejections += p->v[FTLBLK_PC_MEM_LIMIT_REJECTIONS];
-	s->ctr.timeouts += p->v[FTLBLK_PC_TIMEOUTS];
-	s->ctr.nomem_writes += p->v[FTLBLK_PC_NOMEM_WRITES];
-	s->ctr.flushes_failed_after_cut +=
-		p->v[FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT];
+	return sysfs_emit(buf, "%llu\n", v);
 }
 
-/* Add one shard's data pages, memory and cache counters to the snapshot's. */
-static void add_shard(struct ftlblk_snapshot *s, struct ftlblk_shard *sh)
-{
-	spin_lock(&sh->lock);
-	s->ctr.cache_writebacks += sh->ctr.cache_writebacks;
-	s->ctr.pages_lost_at_power_cut += sh->ctr.pages_lost_at_power_cut;
-	s->data_bytes += sh->data_pages << (PAGE_SHIFT + sh->dev->page_order);
-	s->metadata_bytes += ftl_metadata_bytes(sh->ftl);
-	if (ftlblk_cache_on(sh->dev))
-		s->metadata_bytes += ftl_cache_metadata_bytes(&sh->cache);
-	s->cached_pages += sh->cache.entries;
-	spin_unlock(&sh->lock);
+/* How a statistic prints. */
+enum ftlblk_stat_kind {
+	FTLBLK_U64,	/* an integer */
+	FTLBLK_MILLI,	/* thousandths, as a decimal: 2481 -> "2.481" */
+};
+
+/**
+ * struct ftlblk_stat_attr - one statistic: its file, and where its value
+ * is in a snapshot (struct ftlblk_snapshot, stats.c)
+ * @attr: the file ftl/NAME
+ * @offset: of its u64 in struct ftlblk_snapshot (a u64: the snapshot
+ *	copies u32 fields of the geometry into u64 ones for this)
+ * @kind: how it prints (enum ftlblk_stat_kind)
+ */
+struct ftlblk_stat_attr {
+	struct device_attribute attr;
+	size_t offset;
+	u8 kind;
+};
+
+static ssize_t stat_file_show(struct device *d, struct device_attribute *attr,
+			      char *buf);
+
+#define FTLBLK_STAT(_name, _field, _kind) {				\
+	.attr = __ATTR(_name, 0444, stat_file_show, NULL),		\
+	.offset = offsetof(struct ftlblk_snapshot, _field),		\
+	.kind = FTLBLK_##_kind,						\
 }
 
-static void take_snapshot(struct ftlblk_dev *dev, struct ftlblk_snapshot *s)
-{
-	unsigned int i;
-	int cpu;
+/*
+ * Every statistic, once, in docs/statistics.md's order: both its
+ * one-value file and its line in ftl/stat come from here, so a statistic
+ * added here appears in both.
+ */
+static struct ftlblk_stat_attr ftlblk_stats[] = {
+	FTLBLK_STAT(host_pages_written, ftl.host_pages_written, U64),
+	FTLBLK_STAT(host_pages_read, ftl.host_pages_read, U64),
+	FTLBLK_STAT(nand_pages_written, ftl.nand_pages_written, U64),
+	FTLBLK_STAT(waf, ftl.waf_milli, MILLI),
+	FTLBLK_STAT(gc_relocations, ftl.gc_relocations, U64),
+	FTLBLK_STAT(gc_runs, ftl.gc_runs, U64),
+	FTLBLK_STAT(wl_relocations, ftl.wl_relocations, U64),
+	FTLBLK_STAT(wl_runs, ftl.wl_runs, U64),
+	FTLBLK_STAT(erases, ftl.erases, U64),
+	FTLBLK_STAT(erase_min, ftl.erase_min, U64),
+	FTLBLK_STAT(erase_max, ftl.erase_max, U64),
+	FTLBLK_STAT(erase_mean, ftl.erase_mean_milli, MILLI),
+	FTLBLK_STAT(discard_requests, ctr.discard_requests, U64),
+	FTLBLK_STAT(discard_ranges, ctr.discard_ranges, U64),
+	FTLBLK_STAT(discard_sectors, ctr.discard_sectors, U64),
+	FTLBLK_STAT(pages_discarded, ftl.pages_discarded, U64),
+	FTLBLK_STAT(valid_pages_discarded, ftl.valid_pages_discarded, U64),
+	FTLBLK_STAT(sectors_zeroed, ctr.sectors_zeroed, U64),
+	FTLBLK_STAT(write_zeroes_requests, ctr.write_zeroes_requests, U64),
+	FTLBLK_STAT(flush_requests, ctr.flush_requests, U64),
+	FTLBLK_STAT(unmapped_reads, ftl.unmapped_reads, U64),
+	FTLBLK_STAT(valid_pages, ftl.valid_pages, U64),
+	FTLBLK_STAT(free_blocks, ftl.free_blocks, U64),
+	FTLBLK_STAT(data_bytes, data_bytes, U64),
+	FTLBLK_STAT(pool_bytes, pool_bytes, U64),
+	FTLBLK_STAT(metadata_bytes, metadata_bytes, U64),
+	FTLBLK_STAT(logical_pages, geo.logical_pages, U64),
+	FTLBLK_STAT(physical_blocks, physical_blocks, U64),
+	FTLBLK_STAT(pages_per_block, pages_per_block, U64),
+	FTLBLK_STAT(spare_blocks, ftl.spare_blocks, U64),
+	FTLBLK_STAT(program_failures, ftl.program_failures, U64),
+	FTLBLK_STAT(erase_failures, ftl.erase_failures, U64),
+	FTLBLK_STAT(bad_blocks, ftl.bad_blocks, U64),
+	FTLBLK_STAT(read_only, read_only, U64),
+	FTLBLK_STAT(mem_limit_rejections, ctr.mem_limit_rejections, U64),
+	FTLBLK_STAT(host_busy_ns, host_busy_ns, U64),
+	FTLBLK_STAT(gc_busy_ns, gc_busy_ns, U64),
+	FTLBLK_STAT(erase_busy_ns, timing.erase_ns, U64),
+	FTLBLK_STAT(channel_busy_ns, timing.channel_ns, U64),
+	FTLBLK_STAT(requests_timed, timing.requests, U64),
+	FTLBLK_STAT(latency_ns_total, timing.latency_ns_total, U64),
+	FTLBLK_STAT(cached_pages, cached_pages, U64),
+	FTLBLK_STAT(cache_writebacks, ctr.cache_writebacks, U64),
+	FTLBLK_STAT(power_cuts, ctr.power_cuts, U64),
+	FTLBLK_STAT(pages_lost_at_power_cut, ctr.pages_lost_at_power_cut, U64),
+	FTLBLK_STAT(flushes_failed_after_cut, ctr.flushes_failed_after_cut, U64),
+	FTLBLK_STAT(nomem_writes, ctr.nomem_writes, U64),
+	FTLBLK_STAT(timeouts, ctr.timeouts, U64),
+};
 
-	ftlblk_ftl_stats(dev, &s->ftl, &s->geo);
-	/* The per-CPU and per-shard counters are added below, to zeroes. */
-	s->ctr = (struct ftlblk_counters) {
-		.power_cuts = READ_ONCE(dev->power_cuts),
-	};
-	s->data_bytes = 0;
-	s->cached_pages = 0;
-	/* The page tables (data[]) and the device's own structures. */
-	s->metadata_bytes = s->geo.logical_pages * sizeof(*dev->shards->data) +
-			    sizeof(*dev) + dev->dealing.nr * sizeof(*dev->shards);
-	for (i = 0; i < dev->dealing.nr; i++)
-		add_shard(s, &dev->shards[i]);
-	for_each_possible_cpu(cpu)
-		add_pcpu(s, per_cpu_ptr(dev->pcpu, cpu));
-	ftlblk_timing_stats(dev, &s->timing);
-	spin_lock(&dev->pool_lock);
-	s->pool_bytes = (u64)(dev->pool_pages + dev->limbo_pages +
-			      atomic_long_read(&dev->limbo_rcu_pages)) <<
-			(PAGE_SHIFT + dev->page_order);
-	spin_unlock(&dev->pool_lock);
-}
-
-/* Thousandths as a decimal: 2481 -> "2.481". */
-static ssize_t emit_milli(char *buf, u64 milli)
+/* Print statistic @st of snapshot @s at @at of @buf, with a newline. */
+static int emit_stat(char *buf, int at, const struct ftlblk_stat_attr *st,
+		     const struct ftlblk_snapshot *s)
 {
+	u64 v = *(const u64 *)((const char *)s + st->offset);
 	u32 frac;
-	u64 whole = div_u64_rem(milli, 1000, &frac);
 
-	return sysfs_emit(buf, "%llu.%03u\n", whole, frac);
+	if (st->kind == FTLBLK_U64)
+		return sysfs_emit_at(buf, at, "%llu\n", v);
+	v = div_u64_rem(v, 1000, &frac);
+	return sysfs_emit_at(buf, at, "%llu.%03u\n", v, frac);
 }
 
-static ssize_t emit_u64(char *buf, u64 value)
+/* ftl/NAME: one statistic, from a fresh snapshot. */
+static ssize_t stat_file_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", value);
+	struct ftlblk_snapshot s;
+
+	ftlblk_snapshot(to_ftlblk(d), &s);
+	return emit_stat(buf, 0, container_of(attr, struct ftlblk_stat_attr,
+					      attr), &s);
 }
 
-/* A read-only file printing @_expr of a snapshot s with @_emit. */
-#define FTLBLK_ATTR(_name, _emit, _expr)				\
-static ssize_t _name##_show(struct device *d,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct ftlblk_snapshot s;					\
-									\
-	take_snapshot(to_ftlblk(d), &s);				\
-	return _emit(buf, _expr);					\
-}									\
-static DEVICE_ATTR_RO(_name)
+/*
+ * ftl/stat: every statistic as a "name value" line, all from one
+ * snapshot, so that counters that belong together agree.
+ */
+static ssize_t stat_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	struct ftlblk_snapshot s;
+	unsigned int i;
+	int len = 0;
 
-#define FTLBLK_STAT_ATTR(_name, _expr)	FTLBLK_ATTR(_name, emit_u64, _expr)
-
-FTLBLK_STAT_ATTR(host_pages_written, s.ftl.host_pages_written);
-FTLBLK_STAT_ATTR(host_pages_read, s.ftl.host_pages_read);
-FTLBLK_STAT_ATTR(nand_pages_written, s.ftl.nand_pages_written);
-FTLBLK_STAT_ATTR(gc_relocations, s.ftl.gc_relocations);
-FTLBLK_STAT_ATTR(gc_runs, s.ftl.gc_runs);
-FTLBLK_STAT_ATTR(wl_relocations, s.ftl.wl_relocations);
-FTLBLK_STAT_ATTR(wl_runs, s.ftl.wl_runs);
-FTLBLK_STAT_ATTR(erases, s.ftl.erases);
-FTLBLK_STAT_ATTR(erase_min, s.ftl.erase_min);
-FTLBLK_STAT_ATTR(erase_max, s.ftl.erase_max);
-FTLBLK_STAT_ATTR(discard_requests, s.ctr.discard_requests);
-FTLBLK_STAT_ATTR(discard_ranges, s.ctr.discard_ranges);
-FTLBLK_STAT_ATTR(discard_sectors, s.ctr.discard_sectors);
-FTLBLK_STAT_ATTR(pages_discarded, s.ftl.pages_discarded);
-FTLBLK_STAT_ATTR(valid_pages_discarded, s.ftl.valid_pages_discarded);
-FTLBLK_STAT_ATTR(sectors_zeroed, s.ctr.sectors_zeroed);
-FTLBLK_STAT_ATTR(write_zeroes_requests, s.ctr.write_zeroes_requests);
-FTLBLK_STAT_ATTR(flush_requests, s.ctr.flush_requests);
-FTLBLK_STAT_ATTR(flushes_failed_after_cut, s.ctr.flushes_failed_after_cut);
-FTLBLK_STAT_ATTR(mem_limit_rejections, s.ctr.mem_limit_rejections);
-FTLBLK_STAT_ATTR(power_cuts, s.ctr.power_cuts);
-FTLBLK_STAT_ATTR(cache_writebacks, s.ctr.cache_writebacks);
-FTLBLK_STAT_ATTR(pages_lost_at_power_cut, s.ctr.pages_lost_at_power_cut);
-FTLBLK_STAT_ATTR(timeouts, s.ctr.timeouts);
-FTLBLK_STAT_ATTR(nomem_writes, s.ctr.nomem_writes);
-FTLBLK_STAT_ATTR(cached_pages, s.cached_pages);
-FTLBLK_STAT_ATTR(unmapped_reads, s.ftl.unmapped_reads);
-FTLBLK_STAT_ATTR(valid_pages, s.ftl.valid_pages);
-FTLBLK_STAT_ATTR(free_blocks, s.ftl.free_blocks);
-FTLBLK_STAT_ATTR(data_bytes, s.data_bytes);
-FTLBLK_STAT_ATTR(pool_bytes, s.pool_bytes);
-FTLBLK_STAT_ATTR(metadata_bytes, s.metadata_bytes);
-FTLBLK_STAT_ATTR(logical_pages, s.geo.logical_pages);
-FTLBLK_STAT_ATTR(physical_blocks, s.geo.physical_blocks);
-FTLBLK_STAT_ATTR(spare_blocks, s.ftl.spare_blocks);
-FTLBLK_STAT_ATTR(program_failures, s.ftl.program_failures);
-FTLBLK_STAT_ATTR(erase_failures, s.ftl.erase_failures);
-FTLBLK_STAT_ATTR(bad_blocks, s.ftl.bad_blocks);
-FTLBLK_STAT_ATTR(read_only, !!s.ftl.read_only);
-FTLBLK_STAT_ATTR(pages_per_block, s.geo.pages_per_block);
-
-FTLBLK_STAT_ATTR(host_busy_ns, s.timing.host_read_ns +
-		 s.timing.host_program_ns);
-FTLBLK_STAT_ATTR(gc_busy_ns, s.timing.gc_read_ns + s.timing.gc_program_ns);
-FTLBLK_STAT_ATTR(erase_busy_ns, s.timing.erase_ns);
-FTLBLK_STAT_ATTR(channel_busy_ns, s.timing.channel_ns);
-FTLBLK_STAT_ATTR(requests_timed, s.timing.requests);
-FTLBLK_STAT_ATTR(latency_ns_total, s.timing.latency_ns_total);
-
-FTLBLK_ATTR(waf, emit_milli, s.ftl.waf_milli);
-FTLBLK_ATTR(erase_mean, emit_milli, s.ftl.erase_mean_milli);
+	ftlblk_snapshot(to_ftlblk(d), &s);
+	for (i = 0; i < ARRAY_SIZE(ftlblk_stats); i++) {
+		len += sysfs_emit_at(buf, len, "%s ",
+				     ftlblk_stats[i].attr.attr.name);
+		len += emit_stat(buf, len, &ftlblk_stats[i], &s);
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(stat);
 
 static ssize_t gc_policy_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
@@ -183,7 +168,7 @@ static DEVICE_ATTR_RO(gc_policy);
 static ssize_t _name##_show(struct device *d,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
-	return emit_u64(buf, to_ftlblk(d)->cfg.val[_id]);		\
+	return emit_u64(buf, to_ftlblk(d)->cfg.val[_id]);	\
 }									\
 static DEVICE_ATTR_RO(_name)
 
@@ -263,60 +248,17 @@ static ssize_t reset_stats_store(struct device *d,
 }
 static DEVICE_ATTR_WO(reset_stats);
 
-static struct attribute *ftlblk_stat_attrs[] = {
-	&dev_attr_host_pages_written.attr,
-	&dev_attr_host_pages_read.attr,
-	&dev_attr_nand_pages_written.attr,
-	&dev_attr_waf.attr,
-	&dev_attr_gc_relocations.attr,
-	&dev_attr_gc_runs.attr,
-	&dev_attr_wl_relocations.attr,
-	&dev_attr_wl_runs.attr,
-	&dev_attr_erases.attr,
-	&dev_attr_erase_min.attr,
-	&dev_attr_erase_max.attr,
-	&dev_attr_erase_mean.attr,
-	&dev_attr_discard_requests.attr,
-	&dev_attr_discard_ranges.attr,
-	&dev_attr_discard_sectors.attr,
-	&dev_attr_pages_discarded.attr,
-	&dev_attr_valid_pages_discarded.attr,
-	&dev_attr_sectors_zeroed.attr,
-	&dev_attr_write_zeroes_requests.attr,
-	&dev_attr_flush_requests.attr,
-	&dev_attr_flushes_failed_after_cut.attr,
-	&dev_attr_mem_limit_rejections.attr,
-	&dev_attr_power_cuts.attr,
-	&dev_attr_cache_writebacks.attr,
-	&dev_attr_pages_lost_at_power_cut.attr,
-	&dev_attr_timeouts.attr,
-	&dev_attr_nomem_writes.attr,
-	&dev_attr_cached_pages.attr,
+/*
+ * The files of ftl/: the statistics' (ftlblk_stats[], filled in by
+ * ftlblk_sysfs_init()), then these.
+ */
+static struct attribute *ftlblk_other_attrs[] = {
+	&dev_attr_stat.attr,
+	&dev_attr_gc_policy.attr,
 	&dev_attr_write_cache.attr,
 	&dev_attr_cache_mib.attr,
 	&dev_attr_power_cut.attr,
 	&dev_attr_power_cut_mode.attr,
-	&dev_attr_unmapped_reads.attr,
-	&dev_attr_valid_pages.attr,
-	&dev_attr_free_blocks.attr,
-	&dev_attr_data_bytes.attr,
-	&dev_attr_pool_bytes.attr,
-	&dev_attr_metadata_bytes.attr,
-	&dev_attr_logical_pages.attr,
-	&dev_attr_physical_blocks.attr,
-	&dev_attr_spare_blocks.attr,
-	&dev_attr_program_failures.attr,
-	&dev_attr_erase_failures.attr,
-	&dev_attr_bad_blocks.attr,
-	&dev_attr_read_only.attr,
-	&dev_attr_pages_per_block.attr,
-	&dev_attr_gc_policy.attr,
-	&dev_attr_host_busy_ns.attr,
-	&dev_attr_gc_busy_ns.attr,
-	&dev_attr_erase_busy_ns.attr,
-	&dev_attr_channel_busy_ns.attr,
-	&dev_attr_requests_timed.attr,
-	&dev_attr_latency_ns_total.attr,
 	&dev_attr_timing.attr,
 	&dev_attr_channels.attr,
 	&dev_attr_dies_per_channel.attr,
@@ -330,10 +272,27 @@ static struct attribute *ftlblk_stat_attrs[] = {
 	NULL,
 };
 
+static struct attribute *ftlblk_stat_attrs[ARRAY_SIZE(ftlblk_stats) +
+					   ARRAY_SIZE(ftlblk_other_attrs)];
+
 static const struct attribute_group ftlblk_stat_group = {
 	.name = "ftl",
 	.attrs = ftlblk_stat_attrs,
 };
+
+/**
+ * ftlblk_sysfs_init() - list the files of ftl/, before any device exists
+ */
+void ftlblk_sysfs_init(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(ftlblk_stats); i++)
+		ftlblk_stat_attrs[n++] = &ftlblk_stats[i].attr.attr;
+	/* ftlblk_other_attrs[] ends with its NULL, and so does this. */
+	for (i = 0; i < ARRAY_SIZE(ftlblk_other_attrs); i++)
+		ftlblk_stat_attrs[n++] = ftlblk_other_attrs[i];
+}
 
 const struct attribute_group *ftlblk_disk_groups[] = {
 	&ftlblk_stat_group,

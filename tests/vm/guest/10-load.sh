@@ -20,7 +20,7 @@ bad_blocks read_only host_busy_ns gc_busy_ns erase_busy_ns channel_busy_ns
 requests_timed latency_ns_total timing channels dies_per_channel read_us
 program_us erase_us channel_mbps power_cuts cache_writebacks
 pages_lost_at_power_cut cached_pages write_cache cache_mib power_cut
-power_cut_mode timeouts nomem_writes flushes_failed_after_cut shards"
+power_cut_mode timeouts nomem_writes flushes_failed_after_cut shards stat"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
