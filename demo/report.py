@@ -227,8 +227,8 @@ after `umount`):
 - **write p50 / p99 / p99.9**, **read p99**: nearest-rank percentiles (the
   value at rank ceil(p N)) of the modeled latency of every write and read
   request from mkfs to umount, from the `ftlblk:ftlblk_complete` tracepoint
-  (traces/REGIME.complete). The reads are the workload's O_DIRECT reads of
-  random files after each file written (plus any the filesystem made).
+  (traces/REGIME.complete). The reads are the workload's reader's O_DIRECT
+  reads of random files, one every 10 ms (plus any the filesystem made).
 - **discard device time**: the sum of the modeled latencies of all discard
   requests; **discard p99**: their 99th percentile. The timing model charges
   a discard no flash time (it only updates the map), so both come out 0:

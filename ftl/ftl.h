@@ -6,9 +6,10 @@
  * programmed once after its block was erased, and only whole blocks are
  * erased. It keeps the logical-to-physical map, decides where every write
  * goes, collects garbage, levels wear and consumes discards. It never
- * touches data bytes: a host that stores data (the ftlblk module, the
- * tests) keeps them per physical page and is told through struct ftl_ops
- * when a page is released or moved.
+ * touches data bytes: a host that stores data keeps them (the ftlblk
+ * module per logical page, the tests' shadow store per physical page) and
+ * is told through struct ftl_ops when a page is released, moved or erased
+ * (a host that keeps data per logical page needs no move callback).
  *
  * Units: the core works in whole flash pages. A logical page number (lpn)
  * addresses the host's view, a physical page number (ppn) is

@@ -2,7 +2,8 @@
 /*
  * ftl_port.h - everything the portable FTL core needs from its host.
  *
- * The core (ftl.c) makes no kernel or libc calls of its own. It uses the
+ * The core (ftl.c, blocks.c, gc.c, wear.c, and beside it timing.c,
+ * cache.c, shard.c) makes no kernel or libc calls of its own. It uses the
  * kernel's integer types (u8, u32, u64), errno constants, and these hooks:
  *
  *   ftl_zalloc(bytes)      zeroed allocation that may be large, or NULL
@@ -18,7 +19,8 @@
  *   FTL_STORE_RELEASE(x, v) the write cache's entries (cache.h)
  *
  * The kernel implementation is port_kernel.h, the user-space one
- * port_user.h. Allocation only happens in ftl_create(); every other call
+ * port_user.h. Allocation only happens where an object is made
+ * (ftl_create(), ftl_timing_init(), ftl_cache_init()); every other call
  * is allocation-free, so the core is safe to call under a spinlock.
  */
 #ifndef FTL_PORT_H

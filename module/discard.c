@@ -11,9 +11,9 @@
  * queue_rq must not sleep, but a discard of the whole device or a
  * write-zeroes of gigabytes is a lot of work, and partial pages need
  * memory. So only quick discards (every range whole flash pages, at most
- * FTLBLK_UNMAP_BATCH pages in all: what fstrim and filesystems send) run
- * in queue_rq; the others, and every write-zeroes, run on ftlblk_wq
- * (worker.c).
+ * one unmap batch in all: FTLBLK_UNMAP_BATCH pages, half that with the
+ * write cache; what fstrim and filesystems send) run in queue_rq; the
+ * others, and every write-zeroes, run on ftlblk_wq (worker.c).
  *
  * Every change goes through ftlblk_store_page() and ftlblk_store_unmap()
  * (store.c): into the write cache if it is on, else to the FTL.

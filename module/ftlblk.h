@@ -25,7 +25,7 @@
 
 /*
  * Every tunable is an unsigned int field of struct ftlblk_config, described
- * once in ftlblk_fields[] (main.c) with its name and allowed range, so the
+ * once in ftlblk_fields[] (config.c) with its name and allowed range, so the
  * module parameters and configfs validate and report errors the same way.
  */
 enum ftlblk_field_id {

@@ -219,7 +219,7 @@ static void run_model(void **state)
 	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0, 0, 0 }, \
 	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0, 0, 0 }
 
-/* The lpns in the data store's spare areas, as the kernel module keeps them. */
+/* The lpns in the data store's spare areas (ftl_ops.read_oob), as NAND keeps them. */
 #define OOB_GEOMETRIES(P, pname)					\
 	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0, 0, 0 }, \
 	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0, 0, 0 }

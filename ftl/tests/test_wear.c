@@ -7,12 +7,12 @@
  * least worn free block (the free pool is a min-heap on erase counts). The
  * other tests only see the consequences in aggregate, which a core that
  * opens the most worn block instead still passes (a mutant of
- * open_free_block() did, see tests/mutants/). Here every new host block is
+ * ftl_open_free_block() did, see tests/mutants/). Here every new host block is
  * compared with the free pool at that moment: the blocks with no page
  * programmed since their last erase (the shadow tracks programs).
  *
  * Likewise GC must go on until gc_high_blocks are free, not stop at
- * gc_low_blocks (a mutant of gc_run() that did passed test_api's watermark
+ * gc_low_blocks (a mutant of ftl_gc_run() that did passed test_api's watermark
  * test, which only checks that GC ran): after every write that collected,
  * the pool holds at least gc_high_blocks - 1 blocks (the host took one).
  */

@@ -3,8 +3,8 @@
  * ftlblk_read_delay - a test module that widens a race window of ftlblk's
  * lock-free read path, so that a guest test can hit it on purpose.
  *
- * A read finds a batch of up to 16 flash pages without the device lock,
- * under rcu_read_lock(), and then copies them into the request one after
+ * A read finds a batch of up to 16 flash pages without a lock, under
+ * rcu_read_lock() only, and then copies them into the request one after
  * the other (module/rw.c, read_batch()). A page a reader may still copy
  * must not be reused by the page pool and filled with another write's
  * data before the RCU grace period. On a healthy driver the window

@@ -2,14 +2,14 @@
 /*
  * replay.c - trace requests onto the FTL core, page by page as ftlblk does.
  *
- * The module (module/main.c), for a request of sectors [s, s + n):
+ * The module (module/rw.c, discard.c), for a request of sectors [s, s + n):
  *  - READ: per flash page touched, ftl_read() (host_pages_read, and
  *    unmapped_reads for a page without data);
  *  - WRITE: per flash page touched, ftl_write(): a whole page is
  *    programmed, a partial one read-modify-written (one program either
  *    way, host_pages_written + 1);
  *  - DISCARD (one range): whole pages go to ftl_discard() first, in
- *    batches of 1024 pages (pages_discarded, valid_pages_discarded); then
+ *    batches (pages_discarded, valid_pages_discarded); then
  *    the partly covered first and last pages are zero_partial_page()d:
  *    nothing if unmapped; else the covered sectors are zeroed and the page
  *    is programmed again (host_pages_written), or unmapped with

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * replay.h - apply trace requests to the FTL core exactly as the ftlblk
- * module applies block requests to it (module/main.c: ftlblk_rw,
- * write_chunk, zero_range, zero_partial_page, unmap_pages).
+ * module applies block requests to it (module/rw.c: ftlblk_rw(),
+ * write_batch(); module/discard.c: zero_range(), zero_partial_page(),
+ * unmap_pages()).
  */
 #ifndef FTLSIM_REPLAY_H
 #define FTLSIM_REPLAY_H
@@ -10,7 +11,13 @@
 #include "device.h"
 #include "tracefile.h"
 
-/* The module unmaps long discards in batches (FTLBLK_UNMAP_BATCH). */
+/*
+ * Long discards are unmapped in batches, as the module does (its
+ * FTLBLK_UNMAP_BATCH is 256 pages, 128 with the write cache): the size
+ * changes only how many ftl_discard() calls a discard makes
+ * (ftl_stats.discard_calls, which ftlsim's JSON shows and sysfs does not),
+ * never what is unmapped or any counter the two compare.
+ */
 #define REPLAY_UNMAP_BATCH	1024
 
 /**

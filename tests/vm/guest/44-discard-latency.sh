@@ -1,7 +1,7 @@
 #!/bin/sh
 # A long discard does not stall other I/O: a whole-device discard of a full
-# 512 MiB device unmaps 131072 pages in batches of 256 per hold of the
-# device lock (FTLBLK_UNMAP_BATCH), so 4 KiB O_DIRECT reads issued
+# 512 MiB device unmaps 131072 pages in batches of 256 per hold of its
+# shard's lock (FTLBLK_UNMAP_BATCH), so 4 KiB O_DIRECT reads issued
 # meanwhile wait at most about one batch. The slowest read during the
 # discard must take at most a quarter of the discard's duration; if the
 # discard held the lock in one go, some read would wait for nearly all of
@@ -13,9 +13,9 @@
 # from each submitter, so a read runs queue_rq beside the discard. A
 # whole-device discard runs on ftlblk's workqueue, not in queue_rq, so with
 # mq-deadline too a read queued after it is dispatched at once instead of
-# waiting behind it (before the workqueue, the queue was BLK_MQ_F_BLOCKING
-# and dispatched from one kblockd work item: a read waited 70-150 ms); 3
-# rounds with mq-deadline are checked the same way.
+# waiting behind it (a BLK_MQ_F_BLOCKING queue dispatched from one kblockd
+# work item would make it wait 70-150 ms); 3 rounds with mq-deadline are
+# checked the same way.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk

@@ -6,7 +6,7 @@
 # busybox dd may serve those through the page cache). A fresh buffer
 # (or a page-cache page, zeroed on allocation by Debian's kernel) reads as
 # zeroes even if the driver leaves it alone, which is how the mutant
-# unmapped-read-stale (read_chunk()'s zero fill removed) passed every other
+# unmapped-read-stale (cursor_copy()'s zero fill removed) passed every other
 # test. The counters see exactly the unmapped pages read. And a write of
 # one sector into a page that holds nothing leaves the page's other
 # sectors zero, although its new data page comes from the pool with some

@@ -3,10 +3,10 @@
 # whose 512 MiB write cache is full are powered off. No reader can reach
 # their pages any more (del_gendisk()), so they go back to the system at
 # once, in batches, rescheduling between them: a task that sleeps 1 ms at
-# a time on the removing CPU (wakelat) is never held up for long, and the
-# memory is back when the removal returns. Freeing each page by its own
-# RCU callback, with no reschedule in ftl_destroy()'s loop, held that task
-# up for about 80 ms per GiB here.
+# a time on the removing CPU (wakelat) is never held up for long (freeing
+# each page by its own RCU callback, with no reschedule in ftl_destroy()'s
+# loop, holds it up for about 80 ms per GiB under TCG), and the memory is
+# back when the removal returns.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk

@@ -18,8 +18,9 @@
 # ftlblk's queue_rq, must show a write and a discard of the same sectors
 # inside ftlblk at the same time. The data outside the raced pages, moved
 # around by GC all along, must read back unchanged. Last, the test module
-# ftlblk_read_delay (tests/kmod/read_delay.c) holds every read's pages pinned longer
-# so that the lock-free read path's window is hit, not just hoped for.
+# ftlblk_read_delay (tests/kmod/read_delay.c) keeps each read inside its RCU
+# read-side section longer, so that the lock-free read path's window is
+# hit, not just hoped for.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 # shellcheck source=conform-lib.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Data pages come from alloc_pages(), which kmemleak does not track, so a
 # leaked flash page is invisible to 99-kmemleak. Count free pages instead
-# (/proc/vmstat nr_free_pages, page cache dropped): writing must consume
+# (/proc/zoneinfo: nr_free_pages plus the per-CPU lists, page cache
+# dropped): writing must consume
 # memory the size of the data, a full discard must give it back while the
 # device lives, and after every path that allocates and frees data pages
 # (overwrite, GC, 512-byte read-modify-write, partial and whole discards,
