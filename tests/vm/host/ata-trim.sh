@@ -28,6 +28,7 @@ set -u
 d=/sys/block/sda
 echo "ata: discard_max_bytes=\$(cat \$d/queue/discard_max_bytes)"
 echo "ata: discard_granularity=\$(cat \$d/queue/discard_granularity)"
+echo "ata: physical_block_size=\$(cat \$d/queue/physical_block_size)"
 echo "ata: provisioning_mode=\$(cat \$d/device/scsi_disk/*/provisioning_mode)"
 echo "ata: model=\$(cat \$d/device/model)"
 mkfs.vfat /dev/sda >/dev/null || exit 1
@@ -61,6 +62,9 @@ dmb=$(value discard_max_bytes "$work/boot1.log")
 echo "# guest: sda discard_max_bytes=$dmb discard_granularity=$(value discard_granularity "$work/boot1.log") provisioning_mode=$(value provisioning_mode "$work/boot1.log") model=$(value model "$work/boot1.log")"
 [ "${dmb:-0}" -gt 0 ] 2>/dev/null
 tap $? "the AHCI disk offers discard (discard_max_bytes=${dmb:-?} > 0)"
+gran=$(value discard_granularity "$work/boot1.log") pbs=$(value physical_block_size "$work/boot1.log")
+tap "$([ "$gran" = 512 ] && [ "$pbs" = 512 ] && echo 0 || echo 1)" \
+	"its discard_granularity is 512, its physical block (got $gran, $pbs), on every kernel"
 tap "$([ "$(value written "$work/boot1.log")" = $((file_mib << 20)) ] && echo 0 || echo 1)" \
 	"the guest wrote a ${file_mib} MiB file"
 echo "# image allocated: ${a0} KiB before, ${a1} KiB after boot 1"
