@@ -43,6 +43,19 @@ struct result {
 	long granted;
 };
 
+/* Run @fa(@a) and @fb(@b) in two threads released at once; wait for both. */
+static void race(void *(*fa)(void *), void *a, void *(*fb)(void *), void *b)
+{
+	pthread_t ta, tb;
+
+	pthread_barrier_init(&start, NULL, 2);
+	pthread_create(&ta, NULL, fa, a);
+	pthread_create(&tb, NULL, fb, b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	pthread_barrier_destroy(&start);
+}
+
 /* Charge one and give it back, SMALL_ITERATIONS times: each one fits. */
 static void *small_charger(void *arg)
 {
@@ -78,18 +91,12 @@ static void *large_charger(void *arg)
 static void small_beside_large(void)
 {
 	struct result small = { 0 }, large = { 0 };
-	pthread_t a, b;
 	char what[200];
 
 	limit = 1000;
 	atomic_long_set(&used, limit - 1);	/* room for one */
 	small_done = false;
-	pthread_barrier_init(&start, NULL, 2);
-	pthread_create(&a, NULL, small_charger, &small);
-	pthread_create(&b, NULL, large_charger, &large);
-	pthread_join(a, NULL);
-	pthread_join(b, NULL);
-	pthread_barrier_destroy(&start);
+	race(small_charger, &small, large_charger, &large);
 
 	snprintf(what, sizeof(what),
 		 "room for 1: %ld charges of 1 all granted (%ld) beside %ld refused charges of 2",
@@ -128,17 +135,11 @@ static void *fill(void *arg)
 static void fill_to_limit(void)
 {
 	struct filler ones = { 1, 0 }, threes = { 3, 0 };
-	pthread_t a, b;
 	char what[200];
 
 	limit = FILL_ROOM;
 	atomic_long_set(&used, 0);
-	pthread_barrier_init(&start, NULL, 2);
-	pthread_create(&a, NULL, fill, &ones);
-	pthread_create(&b, NULL, fill, &threes);
-	pthread_join(a, NULL);
-	pthread_join(b, NULL);
-	pthread_barrier_destroy(&start);
+	race(fill, &ones, fill, &threes);
 
 	/* The ones stop only when used == limit: nothing was refused early. */
 	snprintf(what, sizeof(what),

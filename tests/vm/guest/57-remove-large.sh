@@ -38,6 +38,18 @@ remove() {
 	echo "$((_t1 - _t0)) $(sed -n 's/^max_us \([0-9]*\) .*/\1/p' /tmp/rl-wl)"
 }
 
+# removed NAME DESC: power NAME off (remove) and check the CPU and the memory.
+removed() {
+	# shellcheck disable=SC2046 # the time and the overrun
+	set -- $(remove "$1") "$2" "$1"
+	diag "power off of $3: $1 ms, wakelat's longest overrun $2 us"
+	ok "removing it kept CPU 0 from wakelat for at most $((MAX_US / 1000)) ms ($2 us)" \
+		test "${2:-999999}" -le $MAX_US
+	ok "and the memory is back at once ($free0 MiB free before, $(free_mib) after)" \
+		test "$(free_mib)" -ge $((free0 - 16))
+	rmdir "$CFS/$4"
+}
+
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 diag "idle: wakelat on CPU 0: $(taskset 1 wakelat 1)"
 
@@ -45,22 +57,10 @@ free0=$(free_mib)
 D=$(mkdev big size=1024)
 dd if=/dev/zero of="/dev/$D" bs=1M count=1024 oflag=direct 2>/dev/null
 is "$(st "$D" data_bytes)" $((1 << 30)) "$D holds 1 GiB of data (262144 pages)"
-set -- $(remove big)
-diag "power off of the full 1 GiB device: $1 ms, wakelat's longest overrun $2 us"
-ok "removing it kept CPU 0 from wakelat for at most $((MAX_US / 1000)) ms ($2 us)" \
-	test "${2:-999999}" -le $MAX_US
-ok "and the memory is back at once ($free0 MiB free before, $(free_mib) after)" \
-	test "$(free_mib)" -ge $((free0 - 16))
-rmdir "$CFS/big"
+removed big "the full 1 GiB device"
 
 C=$(mkdev cache size=1024 write_cache=1 cache_mib=512)
 dd if=/dev/zero of="/dev/$C" bs=1M count=512 oflag=direct 2>/dev/null
 is "$(st "$C" cached_pages)" 131072 "$C: 512 MiB written, all of it in the write cache"
-set -- $(remove cache)
-diag "power off with 512 MiB cached: $1 ms, wakelat's longest overrun $2 us"
-ok "removing it kept CPU 0 from wakelat for at most $((MAX_US / 1000)) ms ($2 us)" \
-	test "${2:-999999}" -le $MAX_US
-ok "and the memory is back at once ($free0 MiB free before, $(free_mib) after)" \
-	test "$(free_mib)" -ge $((free0 - 16))
-rmdir "$CFS/cache"
+removed cache "the device with 512 MiB cached"
 done_testing
