@@ -65,7 +65,10 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 
 	/*
 	 * A page for a page: at mem_limit_mib this passes where an
-	 * overwrite would (ftlblk_pages_get()'s @over).
+	 * overwrite would (ftlblk_pages_get()'s @over). The page may be
+	 * discarded before the store below; then the device holds one page
+	 * more than the limit until it is overwritten or discarded (as an
+	 * overwrite racing a discard, rw.c).
 	 */
 	err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, replaces);
 	if (err)
@@ -100,25 +103,36 @@ static bool zeroes_replace(struct ftlblk_shard *sh, u64 lpn)
 	return replaces;
 }
 
-/* Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. */
+/*
+ * Write-zeroes with REQ_NOUNMAP: the pages must stay allocated. At
+ * mem_limit_mib zeroes over held data fit, as an overwrite does: the
+ * allowance is every page this request replaced so far, whose old copies
+ * may still wait in limbo for their grace period (a page-sized allowance
+ * would wait for one grace period per page).
+ */
 static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 				     struct ftl_timing_req *treq, u64 lpn,
 				     u64 count)
 {
+	unsigned int replaced = 0;
+
 	for (; count; lpn++, count--) {
 		struct page *page, *released[2];
 		struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 		struct ftlblk_shard *sh;
+		bool replaces = false;
 		u64 local;
 		int err;
 
 		sh = ftlblk_shard(dev, lpn, &local);
-		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 0);
-		/* At mem_limit_mib, zeroes over held data still fit. */
-		if (err == -ENOSPC && zeroes_replace(sh, local))
-			err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO, 1);
+		if (dev->mem_limit_pages)
+			replaces = zeroes_replace(sh, local);
+		err = ftlblk_pages_get(dev, &page, 1, GFP_NOIO,
+				       replaced + replaces);
 		if (err)
 			return ftlblk_pages_status(dev, err);
+		if (replaces && replaced < UINT_MAX - 1)
+			replaced++;
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(sh, &rel);
 		err = ftlblk_store_page(sh, local, page, treq, false);

@@ -338,8 +338,9 @@ struct ftlblk_dev {
 	 * dropped (ftlblk_flush_status()): lost_cycle is the cycle (cuts_seen)
 	 * of the last cut that dropped a cached update, written under
 	 * power_mutex before the power comes back; reported_cycle the newest
-	 * cycle a failed flush has reported (advanced with cmpxchg by
-	 * flushes, rarely: only when one fails).
+	 * cycle whose losses a failed flush has reported (advanced with
+	 * cmpxchg by flushes, rarely: only when one fails). Cycles are u32
+	 * and compared by their difference: 2^31 cuts apart they alias.
 	 */
 	u32 lost_cycle;
 	atomic_t reported_cycle;
@@ -499,55 +500,57 @@ static inline bool ftlblk_cycle_after(u32 a, u32 b)
 }
 
 /*
- * A flush failed (it reports every loss of the power cycle it saw): no
- * later flush owes the host an error for the cuts so far.
+ * A flush sent in power cycle @gen failed. It vouched for every write
+ * completed before it was sent, so its failure reports the losses of the
+ * cuts up to @gen; not those of a cut it was in flight across, which may
+ * have dropped a write completed after it was sent.
  */
-static inline void ftlblk_flush_failed(struct ftlblk_dev *dev)
+static inline void ftlblk_flush_failed(struct ftlblk_dev *dev, u32 gen)
 {
 	int reported = atomic_read(&dev->reported_cycle);
-	u32 seen;
 
-	/* Pairs with ftlblk_set_power()'s smp_wmb(): the cycle it failed in. */
-	smp_rmb();
-	seen = READ_ONCE(dev->cuts_seen);
-	while (ftlblk_cycle_after(seen, reported) &&
-	       !atomic_try_cmpxchg(&dev->reported_cycle, &reported, seen))
+	while (ftlblk_cycle_after(gen, reported) &&
+	       !atomic_try_cmpxchg(&dev->reported_cycle, &reported, gen))
 		;
 }
 
 /**
  * ftlblk_flush_status() - the status a flush completes with
  * @dev: device
+ * @gen: the power cycle it was sent in (&ftlblk_cmd.gen)
  * @sts: its status so far (ftlblk_final_status() applied)
  *
- * A flush vouches for every write completed before it. After a power cut
- * dropped cached updates that writes had completed with, the first flush
- * to end fails - one in flight across the cut or sent while the power was
- * off, else the first after the restore - so that the host hears of the
- * loss through the one channel the block layer has for it (a real disk
- * would report its reset: a SCSI unit attention, an NVMe asynchronous
- * event). Several cuts before one flush fail one flush. A cut that
- * dropped nothing fails none.
+ * A flush vouches for every write completed before it was sent. After a
+ * power cut dropped cached updates that writes had completed with, the
+ * first flush sent after the cut to end fails - one sent while the power
+ * was off, else the first to end after the restore - so that the host
+ * hears of the loss through the one channel the block layer has for it (a
+ * real disk would report its reset: a SCSI unit attention, an NVMe
+ * asynchronous event). A flush in flight across the cut fails too, but
+ * does not count: it never vouched for writes completed after it was
+ * sent. Several cuts before one flush fail one flush; a cut that dropped
+ * nothing fails none.
  *
  * Return: @sts, or BLK_STS_IOERR.
  */
 static inline blk_status_t ftlblk_flush_status(struct ftlblk_dev *dev,
-					       blk_status_t sts)
+					       u32 gen, blk_status_t sts)
 {
 	int reported;
 	u32 lost;
 
 	if (sts != BLK_STS_OK) {
-		ftlblk_flush_failed(dev);
+		ftlblk_flush_failed(dev, gen);
 		return sts;
 	}
 	/* The caller saw the power on: the cut that dropped is over. */
 	smp_rmb();
 	lost = READ_ONCE(dev->lost_cycle);
 	reported = atomic_read(&dev->reported_cycle);
-	if (!ftlblk_cycle_after(lost, reported) ||
-	    !atomic_try_cmpxchg(&dev->reported_cycle, &reported, lost))
-		return sts;	/* nothing owed, or another flush paid it */
+	do {
+		if (!ftlblk_cycle_after(lost, reported))
+			return sts;	/* nothing owed, or another flush paid it */
+	} while (!atomic_try_cmpxchg(&dev->reported_cycle, &reported, lost));
 	ftlblk_count(dev, FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT, 1);
 	return BLK_STS_IOERR;
 }
@@ -562,9 +565,9 @@ static inline blk_status_t ftlblk_flush_status(struct ftlblk_dev *dev,
  * request in flight across a power cut must not report success for an
  * effect the cut dropped from the write cache: nothing acknowledged is
  * lost. A flush on the worker also checks it between its write-backs
- * (ftlblk_cache_flush()), so that it stops writing back at once; and a
- * flush reports the acknowledged updates a cut dropped
- * (ftlblk_flush_status()).
+ * (ftlblk_cache_flush()), so that it stops writing back at once; and the
+ * first flush sent after a cut reports the acknowledged updates the cut
+ * dropped (ftlblk_flush_status()).
  *
  * Return: @sts, or BLK_STS_IOERR.
  */
@@ -574,13 +577,17 @@ static inline blk_status_t ftlblk_final_status(struct ftlblk_dev *dev,
 {
 	const struct ftlblk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	if (READ_ONCE(dev->power_off))
+	if (READ_ONCE(dev->power_off)) {
 		sts = BLK_STS_IOERR;
-	else if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
-		 ftlblk_rq_volatile(dev, rq))
-		sts = BLK_STS_IOERR;
+	} else {
+		/* Pairs with ftlblk_set_power()'s smp_wmb(): its cycle, then on. */
+		smp_rmb();
+		if (sts == BLK_STS_OK && READ_ONCE(dev->cuts_seen) != cmd->gen &&
+		    ftlblk_rq_volatile(dev, rq))
+			sts = BLK_STS_IOERR;
+	}
 	if (req_op(rq) == REQ_OP_FLUSH)
-		sts = ftlblk_flush_status(dev, sts);
+		sts = ftlblk_flush_status(dev, cmd->gen, sts);
 	return sts;
 }
 

@@ -19,7 +19,7 @@
  * BLK_STS_IOERR, as on a disconnected disk, until power is restored. The
  * caches are emptied in batches after the cut, by the writer of
  * power_cut: nothing else may change them while the power is off. A cut
- * that dropped cached updates fails the next flush to end, once
+ * that dropped cached updates fails the first flush sent after it, once
  * (ftlblk_flush_status()): a flush vouches for the writes completed before
  * it, and some of those are gone.
  *

@@ -10,7 +10,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd blkdiscard blkop md5sum fio
-plan 59
+plan 61
 
 LIMIT=$((8 << 20))
 
@@ -88,6 +88,15 @@ zimg 8000 8
 is "$(blkop zero-range /dev/"$M" $((1001 * 4096 + 512)) 512) $(st "$M" mem_limit_rejections) $(st "$M" write_zeroes_requests)" \
 	"ok 4 2" "a one-sector write-zeroes with REQ_NOUNMAP into held page 1001: no rejection"
 zimg 8009 1
+# A long one: each page's old copy waits in limbo for a grace period, so
+# the allowance covers every page the request replaced so far (one page's
+# worth would wait a grace period per page).
+t0=$(awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime)
+r=$(blkop zeroout /dev/"$M" $((1100 * 4096)) $((1 << 20)))
+t1=$(awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime)
+is "$r $(st "$M" mem_limit_rejections)" "ok 4" "BLKZEROOUT of 1 MiB of held pages at the limit: no rejection"
+ok "and it took $((t1 - t0)) ms (< 3000: not a grace period per page)" test $((t1 - t0)) -lt 3000
+zimg 8800 2048
 is "$(st "$M" data_bytes) $(st "$M" valid_pages)" "$LIMIT 2048" "still 8 MiB of data, 2048 valid pages"
 r=$(st "$M" mem_limit_rejections)
 is "$(blkop zeroout /dev/"$M" $((6000 * 4096)) 4096)" ENOSPC \
