@@ -24,7 +24,12 @@ cleanup() {
 trap cleanup EXIT
 
 ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-free_mib() { awk '/^MemFree:/ { print int($2 / 1024) }' /proc/meminfo; }
+# Free memory, MiB: the buddy allocator's plus the per-CPU lists' pages
+# (after a large free, newer kernels keep many there, outside MemFree).
+free_mib() {
+	awk '$1 == "nr_free_pages" { f += $2 } $1 == "count:" { f += $2 }
+		END { print int(f * 4 / 1024) }' /proc/zoneinfo
+}
 # remove NAME: power it off on CPU 0 while wakelat sleeps there; prints
 # "MS MAX_US" (the removal's time, wakelat's longest overrun).
 remove() {
