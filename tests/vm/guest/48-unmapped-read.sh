@@ -78,7 +78,7 @@ pattern_pages() {
 pattern_pages 64 >/tmp/ur.pat
 # sectors DEV FIRST_PAGE: a 512-byte write into sector 3 of 64 pages
 sectors() {
-	fio --name=sub --filename="/dev/$1" --rw=write:3584 --bs=512 --direct=1 \
+	fio --eta=never --name=sub --filename="/dev/$1" --rw=write:3584 --bs=512 --direct=1 \
 		--offset=$(($2 * 4096 + 1536)) --size=$((64 * 4096 - 1536)) \
 		--buffer_pattern=0x5a --output=/dev/null
 }
