@@ -267,6 +267,13 @@ void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn)
 		ftl->p2l[ppn] = lpn;
 }
 
+/* @ppn's data is superseded: it stays in the page, stale, until erased. */
+void ftl_mark_stale(struct ftl *ftl, u32 ppn)
+{
+	if (ftl->p2l)
+		ftl->p2l[ppn] |= FTL_STALE;
+}
+
 /*
  * The physical page no longer holds the current copy of its logical page.
  * A closed block moves to the tail of the next lower valid-count bucket,
@@ -281,7 +288,7 @@ void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn)
 
 	if (closed)
 		blist_del(&ftl->buckets[blk->valid], ftl->bucket_links, b);
-	ftl_set_recorded_lpn(ftl, ppn, FTL_UNMAPPED);
+	ftl_mark_stale(ftl, ppn);
 	blk->valid--;
 	if (closed) {
 		blk->changed_at = ftl->now;
@@ -371,6 +378,7 @@ static bool erase_fails(struct ftl *ftl, const struct ftl_block *blk)
 void ftl_erase_block(struct ftl *ftl, u32 b)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
+	u32 i;
 
 	/* Erasing would destroy mapped data: keep the block, stop writing. */
 	if (ftl_broken(ftl, blk->valid != 0)) {
@@ -382,6 +390,9 @@ void ftl_erase_block(struct ftl *ftl, u32 b)
 		ftl_retire_block(ftl, b);
 		return;
 	}
+	/* The stale pages' data is gone with the erase. */
+	for (i = 0; ftl->p2l && i < blk->write_ptr; i++)
+		ftl->p2l[b * ftl->geo.pages_per_block + i] = FTL_UNMAPPED;
 	blk->erase_count++;
 	blk->write_ptr = 0;
 	ftl->erase_sum++;

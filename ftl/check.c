@@ -38,14 +38,24 @@ static int check_maps(const struct ftl *ftl)
 			   (unsigned long long)ftl->valid_pages))
 		return -EIO;
 	for (ppn = 0; ppn < ftl->geo.physical_pages; ppn++) {
-		u32 l = ppn_recorded_lpn(ftl, ppn);
+		u32 l = ppn_recorded_lpn(ftl, ppn), owner = ppn_owner(ftl, ppn);
 		const struct ftl_block *blk = &ftl->blocks[ppn_block(ftl, ppn)];
 
+		/* Erased, or skipped after a failed program. */
 		if (l == FTL_UNMAPPED)
 			continue;
+		if (!FTL_INVARIANT(l < ftl->geo.logical_pages,
+				   "ppn %llu records lpn %u beyond the end",
+				   (unsigned long long)ppn, l))
+			return -EIO;
 		/* Also rules out one lpn owning two physical pages. */
-		if (!FTL_INVARIANT(l < ftl->geo.logical_pages && ftl->l2p[l] == ppn,
+		if (!FTL_INVARIANT(owner == FTL_UNMAPPED || ftl->l2p[l] == ppn,
 				   "ppn %llu claims lpn %u which maps elsewhere",
+				   (unsigned long long)ppn, l))
+			return -EIO;
+		/* A stale page never is the current copy. */
+		if (!FTL_INVARIANT(owner != FTL_UNMAPPED || ftl->l2p[l] != ppn,
+				   "ppn %llu is stale but lpn %u maps to it",
 				   (unsigned long long)ppn, l))
 			return -EIO;
 		if (!FTL_INVARIANT(ppn % ftl->geo.pages_per_block < blk->write_ptr,

@@ -101,8 +101,8 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 		return config_fail(why, "endurance must be 0 (unlimited) to 100000000 erases");
 	if (cfg->logical_pages == 0)
 		return config_fail(why, "logical capacity must be at least one page");
-	if (cfg->logical_pages >= U32_MAX)
-		return config_fail(why, "logical capacity must be below 2^32 pages");
+	if (cfg->logical_pages > FTL_MAX_LOGICAL_PAGES)
+		return config_fail(why, "logical capacity must be below 2^31 pages");
 
 	logical_blocks = ftl_div_u64(cfg->logical_pages + ppb - 1, ppb);
 	spare = ftl_div_u64(cfg->logical_pages * cfg->op_percent + 100 * ppb - 1,

@@ -53,6 +53,8 @@
 /* 10 %: beyond that, failures would dominate and prove little more. */
 #define FTL_MAX_FAIL_PPM		100000
 #define FTL_MAX_ENDURANCE		100000000
+/* Logical pages of one FTL: below 2^31 (the reverse map's stale bit). */
+#define FTL_MAX_LOGICAL_PAGES		0x7fffffffULL
 
 /**
  * enum ftl_gc_policy - how garbage collection chooses a victim block

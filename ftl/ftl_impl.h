@@ -13,6 +13,14 @@
 #include "ftl.h"
 
 #define FTL_NONE		U32_MAX
+/*
+ * In the reverse map, a physical page that no longer holds the current
+ * copy of its logical page keeps that lpn with this bit set, until its
+ * block is erased (then FTL_UNMAPPED), as NAND keeps a superseded page's
+ * data and spare area: what a secure erase must find. Logical pages stay
+ * below 2^31 (ftl_config_check()), so the bit is free.
+ */
+#define FTL_STALE		0x80000000u
 /* Erases between static wear-leveling checks. */
 #define FTL_WL_CHECK_INTERVAL	4
 /*
@@ -123,17 +131,23 @@ static inline u32 ppn_block(const struct ftl *ftl, u32 ppn)
 	return ppn / ftl->geo.pages_per_block;
 }
 
-/* The lpn recorded with @ppn: the reverse map, or the page's spare area. */
+/*
+ * The lpn recorded with @ppn, valid or stale (without FTL_STALE), or
+ * FTL_UNMAPPED for an erased page: the reverse map, or the page's spare
+ * area.
+ */
 static inline u32 ppn_recorded_lpn(const struct ftl *ftl, u32 ppn)
 {
-	return ftl->p2l ? ftl->p2l[ppn] : ftl->ops->read_oob(ftl->ctx, ppn);
+	u32 v = ftl->p2l ? ftl->p2l[ppn] : ftl->ops->read_oob(ftl->ctx, ppn);
+
+	return v == FTL_UNMAPPED ? v : v & ~FTL_STALE;
 }
 
 /*
  * The lpn whose current copy @ppn holds, or FTL_UNMAPPED. The reverse map
- * forgets a page as soon as it stops being valid (ftl_check() verifies
- * that every entry it keeps maps back), so it answers alone, from an
- * array GC reads in order. A spare area keeps its lpn after the page is
+ * marks a page stale as soon as it stops being valid (ftl_check() verifies
+ * that every entry without the mark maps back), so it answers alone, from
+ * an array GC reads in order. A spare area keeps its lpn after the page is
  * superseded, so then only the forward map says whether the page is
  * still valid.
  */
@@ -142,7 +156,7 @@ static inline u32 ppn_owner(const struct ftl *ftl, u32 ppn)
 	u32 lpn;
 
 	if (ftl->p2l)
-		return ftl->p2l[ppn];
+		return ftl->p2l[ppn] & FTL_STALE ? FTL_UNMAPPED : ftl->p2l[ppn];
 	lpn = ftl->ops->read_oob(ftl->ctx, ppn);
 	if (lpn >= ftl->geo.logical_pages || ftl->l2p[lpn] != ppn)
 		return FTL_UNMAPPED;
@@ -181,6 +195,7 @@ int ftl_out_of_blocks(struct ftl *ftl);
 void ftl_retire_block(struct ftl *ftl, u32 b);
 /* blocks.c: pages, open blocks, programs and erases */
 void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn);
+void ftl_mark_stale(struct ftl *ftl, u32 ppn);
 void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn);
 void ftl_close_open_block(struct ftl *ftl, enum ftl_stream stream);
 void ftl_open_free_block(struct ftl *ftl, enum ftl_stream stream,

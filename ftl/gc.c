@@ -163,7 +163,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 			victim_restore(ftl, b, failing);
 			return err;
 		}
-		ftl_set_recorded_lpn(ftl, from, FTL_UNMAPPED);
+		ftl_mark_stale(ftl, from);
 		blk->valid--;
 		to = ftl_program_page(ftl, FTL_STREAM_GC, lpn);
 		if (ftl->ops && ftl->ops->move)

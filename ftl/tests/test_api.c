@@ -150,12 +150,13 @@ static void bad_spare_tiny(struct ftl_config *c)
 	c->op_percent = 37;
 }
 static void bad_u32_lp(struct ftl_config *c) { c->logical_pages = 1ULL << 32; }
+static void bad_u31_lp(struct ftl_config *c) { c->logical_pages = 1ULL << 31; }
 static void bad_u32_phys(struct ftl_config *c)
 {
-	/* 4,259,840,000 logical pages fit, with 1 % spare the ppns do not */
+	/* 2^31 - 1 logical pages fit, with 100 % spare the ppns do not */
 	c->pages_per_block = 4096;
-	c->logical_pages = 1040000ULL * 4096;
-	c->op_percent = 1;
+	c->logical_pages = FTL_MAX_LOGICAL_PAGES;
+	c->op_percent = 100;
 }
 static void bad_u64_lp(struct ftl_config *c) { c->logical_pages = U64_MAX; }
 static void bad_u64_lp_op(struct ftl_config *c)
@@ -196,6 +197,7 @@ static const struct bad_config bad_configs[] = {
 	{ "too few spare blocks", bad_spare },
 	{ "too few spare blocks (tiny)", bad_spare_tiny },
 	{ "2^32 logical pages", bad_u32_lp },
+	{ "2^31 logical pages (the reverse map's stale bit)", bad_u31_lp },
 	{ "physical pages beyond u32", bad_u32_phys },
 	{ "U64_MAX logical pages", bad_u64_lp },
 	{ "logical pages * op overflows", bad_u64_lp_op },
@@ -243,13 +245,16 @@ static void test_config_u32_limit(void **state)
 	struct ftl_geometry geo;
 
 	(void)state;
-	/* 1038000 + 10380 blocks of 4096 pages: 4,294,164,480 ppns fit */
-	small_cfg(&cfg, 4096, 1038000ULL * 4096, 1, FTL_GC_GREEDY);
+	/*
+	 * 2^31 - 1 logical pages (524288 blocks of 4096, the last one short)
+	 * + 97 % spare (508560 blocks): 4,230,545,408 ppns fit
+	 */
+	small_cfg(&cfg, 4096, FTL_MAX_LOGICAL_PAGES, 97, FTL_GC_GREEDY);
 	assert_int_equal(ftl_config_check(&cfg, &geo, NULL), 0);
-	assert_int_equal(geo.spare_blocks, 10380);
-	assert_int_equal(geo.physical_blocks, 1048380);
+	assert_int_equal(geo.spare_blocks, 508560);
+	assert_int_equal(geo.physical_blocks, 1032848);
 	assert_true(geo.physical_pages < U32_MAX);
-	assert_int_equal(geo.physical_pages, 1048380ULL * 4096);
+	assert_int_equal(geo.physical_pages, 1032848ULL * 4096);
 }
 
 static void test_config_watermarks(void **state)
