@@ -270,8 +270,9 @@ int ftl_check(const struct ftl *ftl)
 	if (err)
 		return err;
 	if (!FTL_INVARIANT(c->nand_pages_written == c->host_pages_written +
-			   c->gc_relocations + c->wl_relocations,
-			   "NAND programs != host + GC + wear-leveling programs"))
+			   c->gc_relocations + c->wl_relocations +
+			   c->secure_erase_relocations,
+			   "NAND programs != host + GC + wear-leveling + secure-erase programs"))
 		return -EIO;
 	return 0;
 }

@@ -123,6 +123,13 @@ struct ftl_config {
 	u32 endurance;
 };
 
+/* Why the core reclaimed a block (struct ftl_ops.collected). */
+enum ftl_collect_reason {
+	FTL_COLLECT_GC,			/* garbage collection */
+	FTL_COLLECT_WEAR_LEVELING,	/* static wear leveling */
+	FTL_COLLECT_SECURE_ERASE,	/* ftl_secure_erase() */
+};
+
 /**
  * struct ftl_ops - how the core tells the data store what happened
  * @release: @ppn, which held @lpn's data, no longer holds valid data
@@ -134,19 +141,19 @@ struct ftl_config {
  *	@from to @to; hand the storage over (a pointer move is enough, the
  *	core counts the NAND program)
  * @erased: @block was erased; its erase count is now @erase_count
- * @collected: @block was reclaimed after relocating @relocated pages,
- *	by wear leveling if @wear_leveling, else by garbage collection;
- *	called before the erase
+ * @collected: @block was reclaimed after relocating @relocated pages, for
+ *	@reason (enum ftl_collect_reason); called before the erase
  * @retired: @block left service for good (a program or erase failed, or
  *	it reached its endurance) at @erase_count erases
  * @read_oob: if set, the data store keeps each page's logical page number
  *	with its data, as NAND keeps it in the page's spare (out-of-band)
  *	area, and the core keeps no reverse map of its own (4 bytes less per
  *	physical page): return the lpn stored with @ppn, or FTL_UNMAPPED if
- *	@ppn holds no data. The store records the lpn when it takes the page
- *	that ftl_write() returned, carries it along on @move and forgets it
- *	on @release. A page counts as valid only while the forward map still
- *	points at it.
+ *	@ppn was not programmed since its block's erase. The store records
+ *	the lpn when it takes the page that ftl_write() returned and on
+ *	@move (at @to), and keeps it after a @release, until @erased: a
+ *	stale page's lpn is how ftl_secure_erase() finds old copies. A page
+ *	counts as valid only while the forward map still points at it.
  *
  * Every member may be NULL (a metadata-only simulation sets none).
  */
@@ -155,7 +162,7 @@ struct ftl_ops {
 	void (*move)(void *ctx, u32 from, u32 to);
 	void (*erased)(void *ctx, u32 block, u32 erase_count);
 	void (*collected)(void *ctx, u32 block, u32 relocated,
-			  bool wear_leveling);
+			  enum ftl_collect_reason reason);
 	void (*retired)(void *ctx, u32 block, u32 erase_count);
 	u32 (*read_oob)(void *ctx, u32 ppn);
 };
@@ -194,6 +201,12 @@ struct ftl_geometry {
  * @wl_relocations: valid pages copied by static wear leveling
  * @wl_runs: blocks reclaimed by static wear leveling
  * @erases: block erases
+ * @secure_erases: ftl_secure_erase() calls
+ * @secure_erase_blocks: blocks they erased because a page of the range
+ *	(a current or a stale copy) was in them
+ * @secure_erase_relocations: other valid pages they copied out first
+ * @secure_erase_pages_left: pages with data of their ranges they left,
+ *	on blocks that could not be erased (retired: bad)
  * @discard_calls: ftl_discard() calls
  * @pages_discarded: logical pages covered by discards
  * @valid_pages_discarded: of those, pages that held data and were unmapped
@@ -224,6 +237,10 @@ struct ftl_stats {
 	u64 wl_relocations;
 	u64 wl_runs;
 	u64 erases;
+	u64 secure_erases;
+	u64 secure_erase_blocks;
+	u64 secure_erase_relocations;
+	u64 secure_erase_pages_left;
 	u64 discard_calls;
 	u64 pages_discarded;
 	u64 valid_pages_discarded;
@@ -340,6 +357,45 @@ s64 ftl_discard(struct ftl *ftl, u64 lpn, u64 count);
  * Return: as ftl_discard().
  */
 s64 ftl_unmap(struct ftl *ftl, u64 lpn, u64 count);
+
+/**
+ * struct ftl_sanitize - what one ftl_secure_erase() did
+ * @blocks_erased: blocks erased because a page of the range, a current or
+ *	a stale copy, was in them
+ * @pages_relocated: valid pages of other logical pages copied out of
+ *	them first
+ * @pages_left: pages with data of the range on blocks that could not be
+ *	erased (retired before, or whose erase failed now): the data stays
+ */
+struct ftl_sanitize {
+	u64 blocks_erased;
+	u64 pages_relocated;
+	u64 pages_left;
+};
+
+/**
+ * ftl_secure_erase() - remove every copy of a logical range from the flash
+ * @ftl: the FTL
+ * @lpn: first page
+ * @count: number of pages, 0 allowed
+ * @res: if not NULL, receives what was done
+ *
+ * The range is unmapped as by ftl_unmap(), then, as flash must (only an
+ * erase removes data), every block that holds a page of the range - its
+ * current copies and every stale one a write, discard or relocation left
+ * - has its other valid pages relocated and is erased; open blocks are
+ * closed first. A block that cannot be erased (retired, or its erase
+ * fails now) keeps its data: counted in @res->pages_left and
+ * secure_erase_pages_left, never claimed erased. O(physical pages) to
+ * find the blocks, plus their relocations and erases; it may run GC to
+ * keep free blocks for the relocations.
+ *
+ * Return: number of pages of the range that held data, -ERANGE if the
+ * range does not fit the logical capacity, -EROFS if the FTL is (or
+ * turned) read-only, or another error of the relocations.
+ */
+s64 ftl_secure_erase(struct ftl *ftl, u64 lpn, u64 count,
+		     struct ftl_sanitize *res);
 
 /**
  * ftl_lookup() - map a logical page without counting a read

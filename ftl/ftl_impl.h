@@ -3,9 +3,10 @@
  * ftl_impl.h - the layout of struct ftl and what the core's files offer
  * each other: private to the core (ftl.c: the map and the API; blocks.c:
  * the erase blocks; gc.c: garbage collection; wear.c: static wear
- * leveling) and its invariant checker (check.c). Nothing else may include
- * it. The core's files call downwards only: ftl.c -> wear.c -> gc.c ->
- * blocks.c (scripts/callgraph checks it).
+ * leveling; sanitize.c: secure erase) and its invariant checker
+ * (check.c). Nothing else may include it. The core's files call downwards
+ * only: sanitize.c -> ftl.c -> wear.c -> gc.c -> blocks.c
+ * (scripts/callgraph checks it).
  */
 #ifndef FTL_IMPL_H
 #define FTL_IMPL_H
@@ -206,7 +207,7 @@ u32 ftl_program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn);
 void ftl_erase_block(struct ftl *ftl, u32 b);
 
 /* gc.c */
-int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling);
+int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why);
 int ftl_gc_run(struct ftl *ftl);
 
 /* wear.c */

@@ -96,7 +96,7 @@ static u32 pick_victim(const struct ftl *ftl)
  * block is full (the most worn one for wear leveling), and try again in a
  * new block whenever a program fails.
  */
-static int prepare_gc_page(struct ftl *ftl, bool wear_leveling)
+static int prepare_gc_page(struct ftl *ftl, bool most_worn)
 {
 	for (;;) {
 		if (!ftl_stream_has_room(ftl, FTL_STREAM_GC)) {
@@ -104,21 +104,29 @@ static int prepare_gc_page(struct ftl *ftl, bool wear_leveling)
 				ftl_close_open_block(ftl, FTL_STREAM_GC);
 			if (!ftl->free.nr)
 				return ftl_out_of_blocks(ftl);
-			ftl_open_free_block(ftl, FTL_STREAM_GC, wear_leveling);
+			ftl_open_free_block(ftl, FTL_STREAM_GC, most_worn);
 		}
 		if (!ftl_program_fails(ftl, FTL_STREAM_GC))
 			return 0;
 	}
 }
 
-/* Relocations count as they happen, runs only when a block was done. */
+/*
+ * Relocations count as they happen, runs only when a block was done (a
+ * secure erase counts its blocks itself: sanitize.c).
+ */
 static void count_collection(struct ftl *ftl, u32 relocated,
-			     bool wear_leveling, bool done)
+			     enum ftl_collect_reason why, bool done)
 {
-	if (wear_leveling) {
+	switch (why) {
+	case FTL_COLLECT_WEAR_LEVELING:
 		ftl->counters.wl_relocations += relocated;
 		ftl->counters.wl_runs += done;
-	} else {
+		break;
+	case FTL_COLLECT_SECURE_ERASE:
+		ftl->counters.secure_erase_relocations += relocated;
+		break;
+	default:
 		ftl->counters.gc_relocations += relocated;
 		ftl->counters.gc_runs += done;
 	}
@@ -139,7 +147,7 @@ static void victim_restore(struct ftl *ftl, u32 b, bool failing)
  * only ever come from pages that are still mapped, so discarded or
  * overwritten data is never copied.
  */
-int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
+int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
 	bool failing = blk->state == FTL_BLOCK_FAILING;
@@ -157,9 +165,10 @@ int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 
 		if (lpn == FTL_UNMAPPED)
 			continue;
-		err = prepare_gc_page(ftl, wear_leveling);
+		/* Static wear leveling parks cold data on the most worn block. */
+		err = prepare_gc_page(ftl, why == FTL_COLLECT_WEAR_LEVELING);
 		if (err) {
-			count_collection(ftl, relocated, wear_leveling, false);
+			count_collection(ftl, relocated, why, false);
 			victim_restore(ftl, b, failing);
 			return err;
 		}
@@ -170,9 +179,9 @@ int ftl_collect_block(struct ftl *ftl, u32 b, bool wear_leveling)
 			ftl->ops->move(ftl->ctx, from, to);
 		relocated++;
 	}
-	count_collection(ftl, relocated, wear_leveling, true);
+	count_collection(ftl, relocated, why, true);
 	if (ftl->ops && ftl->ops->collected)
-		ftl->ops->collected(ftl->ctx, b, relocated, wear_leveling);
+		ftl->ops->collected(ftl->ctx, b, relocated, why);
 	if (failing)
 		ftl_retire_block(ftl, b);
 	else
@@ -236,7 +245,7 @@ int ftl_gc_run(struct ftl *ftl)
 		} else {
 			fruitless = 0;
 		}
-		err = ftl_collect_block(ftl, victim, false);
+		err = ftl_collect_block(ftl, victim, FTL_COLLECT_GC);
 		if (err)
 			return err;
 	}

@@ -68,6 +68,10 @@ void ftl_shard_stats_add(struct ftl_stats *sum, u64 *blocks,
 	sum->wl_relocations += part->wl_relocations;
 	sum->wl_runs += part->wl_runs;
 	sum->erases += part->erases;
+	sum->secure_erases += part->secure_erases;
+	sum->secure_erase_blocks += part->secure_erase_blocks;
+	sum->secure_erase_relocations += part->secure_erase_relocations;
+	sum->secure_erase_pages_left += part->secure_erase_pages_left;
 	sum->discard_calls += part->discard_calls;
 	sum->pages_discarded += part->pages_discarded;
 	sum->valid_pages_discarded += part->valid_pages_discarded;

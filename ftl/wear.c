@@ -37,7 +37,7 @@ int ftl_wear_level(struct ftl *ftl)
 	    ftl->erase_max - ftl->blocks[coldest].erase_count <=
 	    ftl->cfg.wl_threshold)
 		return 0;
-	err = ftl_collect_block(ftl, coldest, true);
+	err = ftl_collect_block(ftl, coldest, FTL_COLLECT_WEAR_LEVELING);
 	/* Relocations may have filled the GC block; stay above reserve. */
 	if (!err && ftl->free.nr < ftl->geo.gc_low_blocks)
 		err = ftl_gc_run(ftl);

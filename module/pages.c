@@ -691,12 +691,12 @@ static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
 }
 
 static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
-			     bool wear_leveling)
+			     enum ftl_collect_reason reason)
 {
 	struct ftlblk_shard *sh = ctx;
 
 	trace_ftlblk_gc(sh->dev->disk, sh->first_block + block, relocated,
-			wear_leveling);
+			reason);
 }
 
 /* What the FTL core tells the data pages (ftl_ops), timing=0. */

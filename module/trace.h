@@ -16,6 +16,7 @@
 #include <linux/tracepoint.h>
 
 #include "compat.h"
+#include "ftl.h"
 
 TRACE_EVENT(ftlblk_discard,
 	    TP_PROTO(struct gendisk *disk, sector_t sector, u64 nr_sectors),
@@ -30,21 +31,29 @@ TRACE_EVENT(ftlblk_discard,
 		      (unsigned long long)__entry->sector, __entry->nr_sectors)
 );
 
+TRACE_DEFINE_ENUM(FTL_COLLECT_GC);
+TRACE_DEFINE_ENUM(FTL_COLLECT_WEAR_LEVELING);
+TRACE_DEFINE_ENUM(FTL_COLLECT_SECURE_ERASE);
+
+/* A block reclaimed: why (enum ftl_collect_reason), pages relocated. */
 TRACE_EVENT(ftlblk_gc,
 	    TP_PROTO(struct gendisk *disk, u32 block, u32 relocated,
-		     bool wear_leveling),
-	    TP_ARGS(disk, block, relocated, wear_leveling),
+		     unsigned int reason),
+	    TP_ARGS(disk, block, relocated, reason),
 	    TP_STRUCT__entry(__string(disk, disk->disk_name)
 			     __field(u32, block)
 			     __field(u32, relocated)
-			     __field(bool, wear_leveling)),
+			     __field(u8, reason)),
 	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 			   __entry->block = block;
 			   __entry->relocated = relocated;
-			   __entry->wear_leveling = wear_leveling;),
+			   __entry->reason = reason;),
 	    TP_printk("%s block=%u relocated=%u reason=%s", __get_str(disk),
 		      __entry->block, __entry->relocated,
-		      __entry->wear_leveling ? "wear-leveling" : "gc")
+		      __print_symbolic(__entry->reason,
+				       { FTL_COLLECT_GC, "gc" },
+				       { FTL_COLLECT_WEAR_LEVELING, "wear-leveling" },
+				       { FTL_COLLECT_SECURE_ERASE, "secure-erase" }))
 );
 
 /* A block and its erase count: after an erase, or as it is retired. */

@@ -112,6 +112,7 @@ static void cb_move(void *ctx, u32 from, u32 to)
 	}
 	sh->content[to] = sh->content[from];
 	sh->p2l[to] = lpn;
+	sh->written[to] = (u32)lpn;
 	sh->l2p[lpn] = to;
 	sh->programmed[to] = 1;
 	sh->content[from] = 0;
@@ -155,6 +156,8 @@ static void cb_erased(void *ctx, u32 block, u32 erase_count)
 	}
 	sh->erase_count[block] = erase_count;
 	memset(sh->programmed + (u64)block * ppb, 0, ppb);
+	for (p = (u64)block * ppb; p < (u64)(block + 1) * ppb; p++)
+		sh->written[p] = FTL_UNMAPPED;
 	sh->pending_moves[block] = 0;
 	sh->n.erases++;
 	sh->erases_total++;
@@ -192,7 +195,8 @@ static void cb_retired(void *ctx, u32 block, u32 erase_count)
 	sh->n.retired++;
 }
 
-static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
+static void cb_collected(void *ctx, u32 block, u32 relocated,
+			 enum ftl_collect_reason reason)
 {
 	struct shadow *sh = ctx;
 	u32 ppb = sh->geo.pages_per_block;
@@ -221,23 +225,31 @@ static void cb_collected(void *ctx, u32 block, u32 relocated, bool wl)
 		sh->first_collected = block;
 		sh->first_relocated = relocated;
 	}
-	if (wl) {
+	switch (reason) {
+	case FTL_COLLECT_WEAR_LEVELING:
 		sh->n.wl_runs++;
 		sh->n.wl_moves += relocated;
-	} else {
+		break;
+	case FTL_COLLECT_SECURE_ERASE:
+		sh->n.se_moves += relocated;
+		break;
+	default:
 		sh->n.gc_runs++;
 		sh->n.gc_moves += relocated;
 	}
 }
 
-/* The page's spare area: the lpn the store wrote with it. */
+/*
+ * The page's spare area: the lpn the store wrote with it, until its block
+ * is erased (a released page keeps it, as NAND does).
+ */
 static u32 cb_read_oob(void *ctx, u32 ppn)
 {
 	struct shadow *sh = ctx;
 
-	if (!page_ok(sh, "read_oob", ppn) || sh->p2l[ppn] == SHADOW_NONE)
+	if (!page_ok(sh, "read_oob", ppn))
 		return FTL_UNMAPPED;
-	return (u32)sh->p2l[ppn];
+	return sh->written[ppn];
 }
 
 const struct ftl_ops shadow_ops = {
@@ -281,19 +293,22 @@ int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
 	sh->content = calloc(geo.physical_pages, sizeof(*sh->content));
 	sh->p2l = calloc(geo.physical_pages, sizeof(*sh->p2l));
 	sh->programmed = calloc(geo.physical_pages, 1);
+	sh->written = calloc(geo.physical_pages, sizeof(*sh->written));
 	sh->erase_count = calloc(geo.physical_blocks, sizeof(u32));
 	sh->pending_moves = calloc(geo.physical_blocks, sizeof(u32));
 	sh->bad = calloc(geo.physical_blocks, 1);
 	if (!sh->ref || !sh->l2p || !sh->content || !sh->p2l ||
-	    !sh->programmed || !sh->erase_count || !sh->pending_moves ||
-	    !sh->bad) {
+	    !sh->programmed || !sh->written || !sh->erase_count ||
+	    !sh->pending_moves || !sh->bad) {
 		err = -ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < geo.logical_pages; i++)
 		sh->l2p[i] = FTL_UNMAPPED;
-	for (i = 0; i < geo.physical_pages; i++)
+	for (i = 0; i < geo.physical_pages; i++) {
 		sh->p2l[i] = SHADOW_NONE;
+		sh->written[i] = FTL_UNMAPPED;
+	}
 
 	sh->in_init = true;
 	sh->ftl = ftl_create(cfg, oob ? &shadow_oob_ops : &shadow_ops, sh,
@@ -316,6 +331,7 @@ fail:
 	free(sh->content);
 	free(sh->p2l);
 	free(sh->programmed);
+	free(sh->written);
 	free(sh->erase_count);
 	free(sh->pending_moves);
 	free(sh->bad);
@@ -350,9 +366,11 @@ bool shadow_fini(struct shadow *sh)
 	free(sh->content);
 	free(sh->p2l);
 	free(sh->programmed);
+	free(sh->written);
 	free(sh->erase_count);
 	free(sh->pending_moves);
 	free(sh->bad);
+	sh->written = NULL;
 	sh->bad = NULL;
 	sh->ref = NULL;
 	sh->l2p = NULL;
@@ -403,6 +421,7 @@ bool shadow_write(struct shadow *sh, u64 lpn)
 		return shadow_fail(sh, "write lpn %llu got ppn %u, programmed since its erase",
 				   (unsigned long long)lpn, ppn);
 	sh->programmed[ppn] = 1;
+	sh->written[ppn] = (u32)lpn;
 	sh->content[ppn] = (++sh->generation << 32) | (lpn & 0xffffffffULL);
 	sh->p2l[ppn] = lpn;
 	sh->l2p[lpn] = ppn;
@@ -498,6 +517,81 @@ bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap)
 	return true;
 }
 
+u64 shadow_copies(const struct shadow *sh, u64 lpn, u64 count)
+{
+	u64 p, n = 0;
+
+	for (p = 0; p < sh->geo.physical_pages; p++)
+		n += !sh->bad[p / sh->geo.pages_per_block] &&
+		     sh->written[p] != FTL_UNMAPPED &&
+		     (u64)sh->written[p] - lpn < count;
+	return n;
+}
+
+/* Pages in bad blocks that hold data [@lpn, +@count) ever wrote. */
+static u64 copies_in_bad_blocks(const struct shadow *sh, u64 lpn, u64 count)
+{
+	u64 p, n = 0;
+
+	for (p = 0; p < sh->geo.physical_pages; p++)
+		n += sh->bad[p / sh->geo.pages_per_block] &&
+		     sh->written[p] != FTL_UNMAPPED &&
+		     (u64)sh->written[p] - lpn < count;
+	return n;
+}
+
+bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
+			 struct ftl_sanitize *res)
+{
+	u64 rel = sh->releases_total, expect = 0, left, i;
+	s64 ret;
+
+	for (i = lpn; i < lpn + count; i++)
+		expect += sh->ref[i] != 0;
+	op_begin(sh, true, lpn, lpn + count);
+	ret = ftl_secure_erase(sh->ftl, lpn, count, res);
+	op_end(sh);
+	sh->last_rc = ret < 0 ? (int)ret : 0;
+	if (sh->failed)
+		return false;
+	if (ret == -EROFS && ftl_read_only(sh->ftl)) {
+		sh->read_only = true;
+		return true;
+	}
+	if (ret != (s64)expect)
+		return shadow_fail(sh, "secure erase [%llu, +%llu): returned %lld, %llu pages held data",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count, (long long)ret,
+				   (unsigned long long)expect);
+	if (sh->releases_total - rel != expect)
+		return shadow_fail(sh, "secure erase [%llu, +%llu): %llu releases for %llu valid pages",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count,
+				   (unsigned long long)(sh->releases_total - rel),
+				   (unsigned long long)expect);
+	for (i = lpn; i < lpn + count; i++) {
+		sh->ref[i] = 0;
+		if (sh->l2p[i] != FTL_UNMAPPED ||
+		    ftl_lookup(sh->ftl, i) != FTL_UNMAPPED)
+			return shadow_fail(sh, "lpn %llu still mapped after secure erase",
+					   (unsigned long long)i);
+	}
+	sh->mapped -= expect;
+	if (shadow_copies(sh, lpn, count))
+		return shadow_fail(sh, "secure erase [%llu, +%llu): %llu pages outside bad blocks still hold its data",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count,
+				   (unsigned long long)shadow_copies(sh, lpn, count));
+	left = copies_in_bad_blocks(sh, lpn, count);
+	if (res && res->pages_left != left)
+		return shadow_fail(sh, "secure erase [%llu, +%llu): reports %llu pages left, %llu are in bad blocks",
+				   (unsigned long long)lpn,
+				   (unsigned long long)count,
+				   (unsigned long long)res->pages_left,
+				   (unsigned long long)left);
+	return true;
+}
+
 bool shadow_discard_bad(struct shadow *sh, u64 lpn, u64 count, bool unmap)
 {
 	struct ftl_stats before, after;
@@ -579,8 +673,10 @@ bool shadow_check_stats(struct shadow *sh)
 	if (!sh->read_only) {
 		EQ(gc_relocations, sh->n.gc_moves);
 		EQ(wl_relocations, sh->n.wl_moves);
+		EQ(secure_erase_relocations, sh->n.se_moves);
 	}
-	EQ(gc_relocations + s.wl_relocations, sh->n.moves);
+	EQ(gc_relocations + s.wl_relocations + s.secure_erase_relocations,
+	   sh->n.moves);
 	EQ(gc_runs, sh->n.gc_runs);
 	EQ(wl_runs, sh->n.wl_runs);
 	EQ(erases, sh->n.erases);

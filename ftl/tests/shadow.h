@@ -28,8 +28,9 @@ struct shadow_counts {
 	u64 pages_discarded;
 	u64 valid_pages_discarded;
 	u64 moves;
-	u64 gc_moves;		/* moves attributed by collected(!wl) */
-	u64 wl_moves;		/* moves attributed by collected(wl) */
+	u64 gc_moves;		/* moves attributed by collected(GC) */
+	u64 wl_moves;		/* moves attributed by collected(WL) */
+	u64 se_moves;		/* moves attributed by collected(SECURE_ERASE) */
 	u64 gc_runs;
 	u64 wl_runs;
 	u64 erases;
@@ -47,6 +48,9 @@ struct shadow {
 	u64 *p2l;		/* per ppn: lpn whose data it holds, or NONE */
 	u32 *l2p;		/* per lpn: ppn, or FTL_UNMAPPED */
 	u8 *programmed;		/* per ppn: programmed since its block's erase */
+	u32 *written;		/* per ppn: lpn programmed since its erase, kept
+				 * after a release or move (NAND's spare area),
+				 * or FTL_UNMAPPED */
 	u32 *erase_count;	/* per block, from the erased callback */
 	u32 *pending_moves;	/* per block: pages moved out since erase */
 	u8 *bad;		/* per block: retired, must never be used */
@@ -106,6 +110,16 @@ bool shadow_read(struct shadow *sh, u64 lpn);
 bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap);
 /* A range that does not fit: -ERANGE and nothing changed. */
 bool shadow_discard_bad(struct shadow *sh, u64 lpn, u64 count, bool unmap);
+/*
+ * ftl_secure_erase() of [@lpn, +@count): the range released and reading
+ * zeroes, other data intact, and no page outside a bad block holding
+ * anything the range ever wrote (the pages in bad blocks are what *@res
+ * reports left). *@res receives the core's result.
+ */
+bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
+			 struct ftl_sanitize *res);
+/* Pages outside bad blocks that hold data [@lpn, +@count) ever wrote. */
+u64 shadow_copies(const struct shadow *sh, u64 lpn, u64 count);
 void shadow_reset_stats(struct shadow *sh);
 /* Counters since shadow_init(), across resets. */
 void shadow_totals(const struct shadow *sh, struct shadow_counts *t);

@@ -75,6 +75,10 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("wl_relocations", st->wl_relocations);
 	JU("wl_runs", st->wl_runs);
 	JU("erases", st->erases);
+	JU("secure_erases", st->secure_erases);
+	JU("secure_erase_blocks", st->secure_erase_blocks);
+	JU("secure_erase_relocations", st->secure_erase_relocations);
+	JU("secure_erase_pages_left", st->secure_erase_pages_left);
 	JU("discard_calls", st->discard_calls);
 	JU("pages_discarded", st->pages_discarded);
 	JU("valid_pages_discarded", st->valid_pages_discarded);

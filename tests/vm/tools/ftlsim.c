@@ -18,6 +18,7 @@
 #include "../../../ftl/blocks.c"
 #include "../../../ftl/gc.c"
 #include "../../../ftl/wear.c"
+#include "../../../ftl/sanitize.c"
 #include "../../../ftl/check.c"
 #include "../../../ftl/port_user.c"
 #include "../../../ftl/timing.c"

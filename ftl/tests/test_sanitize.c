@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sanitize.c - ftl_secure_erase() (sanitize.c): after it no page
+ * outside a bad block holds anything the range ever wrote - current copies,
+ * and the stale ones overwrites, discards and relocations left - while every
+ * other logical page keeps its data; open blocks holding copies are closed
+ * and erased; blocks that cannot be erased keep their data and are
+ * reported, never claimed erased. The shadow store (shadow.c) records the
+ * lpn programmed into each physical page until its erase, as NAND's spare
+ * area does, and checks every callback; with read_oob the core finds the
+ * stale copies through that spare area instead of its reverse map.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "shadow.h"
+#include "ok.h"
+
+static u64 rng_state = 0x5a417eULL;
+
+static void cfg_of(struct ftl_config *cfg, u64 lp, u32 ppb, u32 op)
+{
+	ftl_config_init(cfg, lp);
+	cfg->pages_per_block = ppb;
+	cfg->op_percent = op;
+}
+
+/*
+ * Fill the device, then overwrite and discard [@lo, @hi) and write at
+ * random elsewhere, so that the range has stale copies scattered over
+ * many blocks, some moved by GC.
+ */
+static void age(struct shadow *sh, u64 lo, u64 hi)
+{
+	u64 lp = sh->geo.logical_pages, i, round;
+
+	for (i = 0; i < lp; i++)
+		OK(sh, shadow_write(sh, i));
+	for (round = 0; round < 6; round++) {
+		for (i = lo; i < hi; i++)
+			OK(sh, shadow_write(sh, i));
+		for (i = 0; i < lp; i++)
+			OK(sh, shadow_write(sh, rnd_below(&rng_state, lp)));
+	}
+	OK(sh, shadow_discard(sh, lo, (hi - lo) / 2, false));
+}
+
+static void erase_range(bool oob)
+{
+	struct ftl_config cfg;
+	struct ftl_sanitize res;
+	struct ftl_stats st;
+	struct shadow sh;
+	u64 lpn;
+
+	cfg_of(&cfg, 256, 8, 30);
+	assert_int_equal(shadow_init_mode(&sh, &cfg, oob), 0);
+	age(&sh, 40, 60);
+	/* The test can fail: stale copies of the range are in the flash. */
+	assert_true(shadow_copies(&sh, 40, 20) > 20);
+	OK(&sh, shadow_secure_erase(&sh, 40, 20, &res));
+	assert_true(res.blocks_erased > 0);
+	assert_int_equal(res.pages_left, 0);
+	OK(&sh, shadow_verify(&sh));
+	for (lpn = 0; lpn < cfg.logical_pages; lpn++)
+		OK(&sh, shadow_read(&sh, lpn));
+	ftl_get_stats(sh.ftl, &st);
+	assert_int_equal(st.secure_erases, 1);
+	assert_int_equal(st.secure_erase_blocks, res.blocks_erased);
+	assert_int_equal(st.secure_erase_relocations, res.pages_relocated);
+	assert_int_equal(st.secure_erase_pages_left, 0);
+	/* The device goes on as before. */
+	for (lpn = 0; lpn < 3 * cfg.logical_pages; lpn++)
+		OK(&sh, shadow_write(&sh, rnd_below(&rng_state, cfg.logical_pages)));
+	OK(&sh, shadow_fini(&sh));
+}
+
+static void test_range_reverse_map(void **state)
+{
+	(void)state;
+	erase_range(false);
+}
+
+static void test_range_spare_area(void **state)
+{
+	(void)state;
+	erase_range(true);
+}
+
+/* A whole-device secure erase leaves every block that held data erased. */
+static void test_whole_device(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_sanitize res;
+	struct ftl_stats st;
+	struct shadow sh;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	age(&sh, 0, 100);
+	OK(&sh, shadow_secure_erase(&sh, 0, cfg.logical_pages, &res));
+	assert_int_equal(shadow_copies(&sh, 0, cfg.logical_pages), 0);
+	ftl_get_stats(sh.ftl, &st);
+	assert_int_equal(st.valid_pages, 0);
+	assert_int_equal(st.free_blocks, sh.geo.physical_blocks);
+	assert_int_equal(res.pages_relocated, 0);
+	OK(&sh, shadow_fini(&sh));
+}
+
+/* Copies in the host's open block: it is closed, then erased. */
+static void test_open_block(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_sanitize res;
+	struct shadow sh;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	OK(&sh, shadow_write(&sh, 7));
+	OK(&sh, shadow_write(&sh, 8));
+	OK(&sh, shadow_write(&sh, 7));	/* a stale copy in the open block */
+	assert_int_equal(shadow_copies(&sh, 7, 1), 2);
+	OK(&sh, shadow_secure_erase(&sh, 7, 1, &res));
+	assert_int_equal(res.blocks_erased, 1);
+	assert_int_equal(res.pages_relocated, 1);	/* lpn 8 moved out */
+	OK(&sh, shadow_read(&sh, 8));
+	OK(&sh, shadow_verify(&sh));
+	OK(&sh, shadow_fini(&sh));
+}
+
+/*
+ * Blocks that cannot be erased keep their data: with erase failures, the
+ * retired blocks' copies are reported as left, exactly (the shadow counts
+ * the pages of bad blocks that hold the range).
+ */
+static void test_bad_blocks_keep_data(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_sanitize res;
+	struct ftl_stats st;
+	struct shadow sh;
+	u64 left = 0, run;
+
+	(void)state;
+	cfg_of(&cfg, 512, 8, 100);
+	cfg.erase_fail_ppm = 10000;	/* 1 % of erases fail */
+	cfg.fault_seed = 3;
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	for (run = 0; run < 4 && !sh.read_only; run++) {
+		age(&sh, 0, 64);
+		OK(&sh, shadow_secure_erase(&sh, 0, 64, &res));
+		left += res.pages_left;
+	}
+	ftl_get_stats(sh.ftl, &st);
+	/* The test can fail: some copies were in blocks that went bad. */
+	assert_false(sh.read_only);
+	assert_true(st.bad_blocks > 0);
+	assert_true(left > 0);
+	assert_int_equal(st.secure_erase_pages_left, left);
+	OK(&sh, shadow_verify(&sh));
+	OK(&sh, shadow_fini(&sh));
+}
+
+static void test_errors(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_stats before, after;
+	struct shadow sh;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	age(&sh, 0, 10);
+	ftl_get_stats(sh.ftl, &before);
+	assert_int_equal(ftl_secure_erase(sh.ftl, 250, 7, NULL), -ERANGE);
+	assert_int_equal(ftl_secure_erase(sh.ftl, 257, 0, NULL), -ERANGE);
+	ftl_get_stats(sh.ftl, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	OK(&sh, shadow_verify(&sh));
+	/* count 0: nothing to erase, nothing erased */
+	assert_int_equal(ftl_secure_erase(sh.ftl, 0, 0, NULL), 0);
+	OK(&sh, shadow_fini(&sh));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_range_reverse_map),
+		cmocka_unit_test(test_range_spare_area),
+		cmocka_unit_test(test_whole_device),
+		cmocka_unit_test(test_open_block),
+		cmocka_unit_test(test_bad_blocks_keep_data),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests_name("sanitize", tests, NULL, NULL);
+}
