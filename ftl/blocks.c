@@ -272,6 +272,8 @@ void ftl_mark_stale(struct ftl *ftl, u32 ppn)
 {
 	if (ftl->p2l)
 		ftl->p2l[ppn] |= FTL_STALE;
+	ftl->blocks[ppn_block(ftl, ppn)].stale++;
+	ftl->stale_pages++;
 }
 
 /*
@@ -393,6 +395,8 @@ void ftl_erase_block(struct ftl *ftl, u32 b)
 	/* The stale pages' data is gone with the erase. */
 	for (i = 0; ftl->p2l && i < blk->write_ptr; i++)
 		ftl->p2l[b * ftl->geo.pages_per_block + i] = FTL_UNMAPPED;
+	ftl->stale_pages -= blk->stale;
+	blk->stale = 0;
 	blk->erase_count++;
 	blk->write_ptr = 0;
 	ftl->erase_sum++;
@@ -403,4 +407,23 @@ void ftl_erase_block(struct ftl *ftl, u32 b)
 	ftl_free_push(ftl, b);
 	if (ftl->ops && ftl->ops->erased)
 		ftl->ops->erased(ftl->ctx, b, blk->erase_count);
+}
+
+enum ftl_page_state ftl_page_state(const struct ftl *ftl, u32 ppn, u32 *lpn,
+				   bool *retired)
+{
+	const struct ftl_block *blk = &ftl->blocks[ppn_block(ftl, ppn)];
+	u32 recorded;
+
+	*lpn = FTL_UNMAPPED;
+	*retired = blk->state == FTL_BLOCK_BAD;
+	if (blk->state == FTL_BLOCK_FREE ||
+	    ppn % ftl->geo.pages_per_block >= blk->write_ptr)
+		return FTL_PAGE_ERASED;
+	recorded = ppn_recorded_lpn(ftl, ppn);
+	if (recorded == FTL_UNMAPPED)
+		return FTL_PAGE_FAILED;
+	*lpn = recorded;
+	return ppn_owner(ftl, ppn) == recorded ? FTL_PAGE_VALID :
+	       FTL_PAGE_STALE;
 }

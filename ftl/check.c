@@ -124,6 +124,7 @@ static int check_heap(const struct ftl *ftl, const struct ftl_heap *heap,
 struct ftl_census {
 	u32 by_state[FTL_BLOCK_BAD + 1];
 	u64 erase_sum;
+	u64 stale;
 	u32 erase_max;
 	u32 erase_min;
 };
@@ -131,14 +132,23 @@ struct ftl_census {
 static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 {
 	const struct ftl_block *blk = &ftl->blocks[b];
-	u32 ppb = ftl->geo.pages_per_block, valid = 0, i;
+	u32 ppb = ftl->geo.pages_per_block, valid = 0, stale = 0, i;
 	bool in_heap, positioned;
 
-	for (i = 0; i < ppb; i++)
-		valid += ppn_owner(ftl, b * ppb + i) != FTL_UNMAPPED;
+	for (i = 0; i < ppb; i++) {
+		u32 ppn = b * ppb + i, owner = ppn_owner(ftl, ppn);
+
+		valid += owner != FTL_UNMAPPED;
+		stale += owner == FTL_UNMAPPED && i < blk->write_ptr &&
+			 ppn_recorded_lpn(ftl, ppn) != FTL_UNMAPPED;
+	}
 	if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
 			   b, valid, blk->valid))
 		return -EIO;
+	if (!FTL_INVARIANT(stale == blk->stale, "block %u: %u stale pages, %u counted",
+			   b, stale, blk->stale))
+		return -EIO;
+	c->stale += stale;
 	if (!FTL_INVARIANT(blk->write_ptr <= ppb, "block %u: write pointer %u", b,
 			   blk->write_ptr))
 		return -EIO;
@@ -207,6 +217,10 @@ static int check_blocks(const struct ftl *ftl)
 			   "%u free, %u closed and %u failing blocks; heaps hold %u and %u",
 			   c.by_state[FTL_BLOCK_FREE], c.by_state[FTL_BLOCK_CLOSED],
 			   c.by_state[FTL_BLOCK_FAILING], ftl->free.nr, ftl->worn.nr))
+		return -EIO;
+	if (!FTL_INVARIANT(c.stale == ftl->stale_pages, "%llu stale pages, %llu counted",
+			   (unsigned long long)c.stale,
+			   (unsigned long long)ftl->stale_pages))
 		return -EIO;
 	if (!FTL_INVARIANT(c.by_state[FTL_BLOCK_BAD] == ftl->bad_blocks,
 			   "%u bad blocks, %u counted", c.by_state[FTL_BLOCK_BAD],

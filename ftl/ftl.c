@@ -99,6 +99,8 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 		return config_fail(why, "fault rates must be 0 to 100000 per million");
 	if (cfg->endurance > FTL_MAX_ENDURANCE)
 		return config_fail(why, "endurance must be 0 (unlimited) to 100000000 erases");
+	if (cfg->remanence > 1)
+		return config_fail(why, "remanence must be 0 or 1");
 	if (cfg->logical_pages == 0)
 		return config_fail(why, "logical capacity must be at least one page");
 	if (cfg->logical_pages > FTL_MAX_LOGICAL_PAGES)
@@ -339,6 +341,7 @@ void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats)
 {
 	*stats = ftl->counters;
 	stats->valid_pages = ftl->valid_pages;
+	stats->pages_stale = ftl->cfg.remanence ? ftl->stale_pages : 0;
 	stats->free_blocks = ftl->free.nr;
 	stats->erase_min = erase_min(ftl);
 	stats->bad_blocks = ftl->bad_blocks;

@@ -107,6 +107,9 @@ enum ftl_read_only {
  * @fault_seed: seed of the fault generator: same seed, same failures
  * @endurance: erase count at which a block fails its next erase, 0 =
  *	unlimited, [0, FTL_MAX_ENDURANCE]
+ * @remanence: the data store keeps a superseded page's data until its
+ *	block is erased, as flash does (0 or 1): then ftl_stats.pages_stale
+ *	counts those pages, else it is 0 (the store drops them at once)
  */
 struct ftl_config {
 	u32 page_size;
@@ -121,6 +124,7 @@ struct ftl_config {
 	u32 erase_fail_ppm;
 	u64 fault_seed;
 	u32 endurance;
+	u32 remanence;
 };
 
 /* Why the core reclaimed a block (struct ftl_ops.collected). */
@@ -214,6 +218,9 @@ struct ftl_geometry {
  * @program_failures: page programs that failed (host and relocation)
  * @erase_failures: erases that failed or found the block worn out
  * @valid_pages: logical pages currently mapped (state, not reset)
+ * @pages_stale: with remanence, physical pages whose data no logical page
+ *	maps any more (overwritten, discarded, relocated) and that no erase
+ *	removed yet, retired blocks' included; 0 without (state)
  * @free_blocks: blocks in the free pool (state)
  * @bad_blocks: blocks retired (state)
  * @spare_blocks: spare blocks still in service: the configured spare
@@ -248,6 +255,7 @@ struct ftl_stats {
 	u64 program_failures;
 	u64 erase_failures;
 	u64 valid_pages;
+	u64 pages_stale;
 	u64 free_blocks;
 	u64 bad_blocks;
 	u64 spare_blocks;
@@ -396,6 +404,72 @@ struct ftl_sanitize {
  */
 s64 ftl_secure_erase(struct ftl *ftl, u64 lpn, u64 count,
 		     struct ftl_sanitize *res);
+
+/**
+ * ftl_secure_erase_blocks() - the erase half of ftl_secure_erase(), over
+ * some of the blocks
+ * @ftl: the FTL
+ * @lpn: first page of the range, already unmapped by the caller
+ * @count: number of pages
+ * @first_block: first block to look at
+ * @nr_blocks: how many, clipped to the physical blocks
+ * @res: adds what was done to *@res (not NULL)
+ *
+ * Lets a caller that holds a lock around every call bound each hold:
+ * ftl_unmap() the range, then call this over successive windows of
+ * blocks. Relocations go to blocks opened from the free pool, so a window
+ * never gives a later one a copy of the range. Counts one secure erase
+ * when it reaches the last block.
+ *
+ * Return: 0, -EROFS or another error of the relocations.
+ */
+int ftl_secure_erase_blocks(struct ftl *ftl, u64 lpn, u64 count,
+			    u32 first_block, u32 nr_blocks,
+			    struct ftl_sanitize *res);
+
+/**
+ * ftl_reclaim_stale() - erase the closed block with the most stale pages
+ * @ftl: the FTL
+ *
+ * For a data store that keeps stale data (remanence) and runs short of
+ * memory for it: only an erase gives it back, as only an erase removes it
+ * from flash. The block's valid pages are relocated first (counted as
+ * garbage collection). May run garbage collection first to keep free
+ * blocks for them.
+ *
+ * Return: stale pages the call's erases removed, less those its
+ * relocations left on a block whose erase failed (0 if no closed block
+ * holds a stale page), or -EROFS, -ENOSPC.
+ */
+s64 ftl_reclaim_stale(struct ftl *ftl);
+
+/**
+ * enum ftl_page_state - what a physical page holds
+ * @FTL_PAGE_ERASED: nothing since its block's erase (reads as all ones)
+ * @FTL_PAGE_VALID: the current copy of its logical page
+ * @FTL_PAGE_STALE: a superseded copy: the data is in the page until the
+ *	block is erased (the store may have dropped it: remanence)
+ * @FTL_PAGE_FAILED: skipped after a failed program: no data
+ */
+enum ftl_page_state {
+	FTL_PAGE_ERASED,
+	FTL_PAGE_VALID,
+	FTL_PAGE_STALE,
+	FTL_PAGE_FAILED,
+};
+
+/**
+ * ftl_page_state() - a physical page's state, as its spare area tells it
+ * @ftl: the FTL
+ * @ppn: physical page, below the physical capacity
+ * @lpn: receives the logical page it holds (valid or stale), else
+ *	FTL_UNMAPPED
+ * @retired: receives whether its block is retired (bad)
+ *
+ * Return: enum ftl_page_state.
+ */
+enum ftl_page_state ftl_page_state(const struct ftl *ftl, u32 ppn, u32 *lpn,
+				   bool *retired);
 
 /**
  * ftl_lookup() - map a logical page without counting a read

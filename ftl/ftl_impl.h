@@ -74,6 +74,8 @@ struct ftl_block {
 	u32 heap_pos;		/* index in free or worn, FTL_NONE if neither */
 	u64 changed_at;		/* ftl->now when closed or valid last dropped */
 	u8 state;		/* enum ftl_block_state */
+	/* pages superseded since the erase; fills the padding after state */
+	u32 stale;
 };
 
 struct ftl {
@@ -109,6 +111,7 @@ struct ftl {
 
 	u64 fault_state;		/* generator behind the fault rates */
 	u32 bad_blocks;
+	u64 stale_pages;		/* sum of blocks[].stale */
 	enum ftl_read_only read_only;
 
 	struct ftl_stats counters;	/* event counters only */

@@ -251,6 +251,30 @@ int ftl_gc_run(struct ftl *ftl)
 	}
 }
 
+s64 ftl_reclaim_stale(struct ftl *ftl)
+{
+	u64 before = ftl->stale_pages;
+	u32 victim;
+	int err;
+
+	if (ftl->read_only)
+		return -EROFS;
+	if (ftl->free.nr < ftl->geo.gc_low_blocks) {
+		err = ftl_gc_run(ftl);
+		if (err)
+			return err;
+	}
+	/* Fewest valid pages: in a full closed block, the most stale ones. */
+	victim = pick_greedy(ftl);
+	if (victim != FTL_NONE && ftl->blocks[victim].stale) {
+		err = ftl_collect_block(ftl, victim, FTL_COLLECT_GC);
+		if (err)
+			return err;
+	}
+	/* A failed erase retires its block: the data stays, uncounted. */
+	return before > ftl->stale_pages ? before - ftl->stale_pages : 0;
+}
+
 const char *ftl_policy_name(enum ftl_gc_policy policy)
 {
 	if ((unsigned int)policy >= FTL_GC_NR_POLICIES)

@@ -69,28 +69,41 @@ static int erase_copies(struct ftl *ftl, u32 b, u32 held, u64 lpn, u64 count,
 	return 0;
 }
 
-s64 ftl_secure_erase(struct ftl *ftl, u64 lpn, u64 count,
-		     struct ftl_sanitize *res)
+int ftl_secure_erase_blocks(struct ftl *ftl, u64 lpn, u64 count,
+			    u32 first_block, u32 nr_blocks,
+			    struct ftl_sanitize *res)
 {
+	u32 end = ftl->geo.physical_blocks, b, held;
 	struct ftl_sanitize r = { 0 };
-	s64 unmapped = ftl_unmap(ftl, lpn, count);
 	int err = 0;
-	u32 b, held;
 
-	if (unmapped < 0)
-		return unmapped;
-	ftl->counters.secure_erases++;
-	/*
-	 * Relocations go to blocks opened from the free pool (erased), so no
-	 * block the scan has yet to reach gains a copy of the range.
-	 */
-	for (b = 0; b < ftl->geo.physical_blocks && !err; b++) {
+	if (first_block < end && nr_blocks < end - first_block)
+		end = first_block + nr_blocks;
+	for (b = first_block; b < end && !err; b++) {
 		held = copies_in_block(ftl, b, lpn, count);
 		if (held)
 			err = erase_copies(ftl, b, held, lpn, count, &r);
 	}
 	ftl->counters.secure_erase_blocks += r.blocks_erased;
 	ftl->counters.secure_erase_pages_left += r.pages_left;
+	ftl->counters.secure_erases += !err && end == ftl->geo.physical_blocks;
+	res->blocks_erased += r.blocks_erased;
+	res->pages_relocated += r.pages_relocated;
+	res->pages_left += r.pages_left;
+	return err;
+}
+
+s64 ftl_secure_erase(struct ftl *ftl, u64 lpn, u64 count,
+		     struct ftl_sanitize *res)
+{
+	struct ftl_sanitize r = { 0 };
+	s64 unmapped = ftl_unmap(ftl, lpn, count);
+	int err;
+
+	if (unmapped < 0)
+		return unmapped;
+	err = ftl_secure_erase_blocks(ftl, lpn, count, 0,
+				      ftl->geo.physical_blocks, &r);
 	if (res)
 		*res = r;
 	return err ? err : unmapped;

@@ -79,6 +79,7 @@ void ftl_shard_stats_add(struct ftl_stats *sum, u64 *blocks,
 	sum->program_failures += part->program_failures;
 	sum->erase_failures += part->erase_failures;
 	sum->valid_pages += part->valid_pages;
+	sum->pages_stale += part->pages_stale;
 	sum->free_blocks += part->free_blocks;
 	sum->bad_blocks += part->bad_blocks;
 	sum->spare_blocks += part->spare_blocks;

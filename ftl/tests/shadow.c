@@ -540,6 +540,28 @@ static u64 copies_in_bad_blocks(const struct shadow *sh, u64 lpn, u64 count)
 	return n;
 }
 
+/* ftl_secure_erase() as a caller bounding its lock holds does it. */
+static s64 secure_erase_windows(struct shadow *sh, u64 lpn, u64 count,
+				struct ftl_sanitize *res)
+{
+	struct ftl_sanitize r = { 0 };
+	s64 unmapped = ftl_unmap(sh->ftl, lpn, count);
+	u32 b;
+	int err;
+
+	if (unmapped < 0)
+		return unmapped;
+	for (b = 0; b < sh->geo.physical_blocks; b += sh->se_window) {
+		err = ftl_secure_erase_blocks(sh->ftl, lpn, count, b,
+					      sh->se_window, &r);
+		if (err)
+			return err;
+	}
+	if (res)
+		*res = r;
+	return unmapped;
+}
+
 bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
 			 struct ftl_sanitize *res)
 {
@@ -549,7 +571,8 @@ bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
 	for (i = lpn; i < lpn + count; i++)
 		expect += sh->ref[i] != 0;
 	op_begin(sh, true, lpn, lpn + count);
-	ret = ftl_secure_erase(sh->ftl, lpn, count, res);
+	ret = sh->se_window ? secure_erase_windows(sh, lpn, count, res) :
+	      ftl_secure_erase(sh->ftl, lpn, count, res);
 	op_end(sh);
 	sh->last_rc = ret < 0 ? (int)ret : 0;
 	if (sh->failed)
@@ -590,6 +613,14 @@ bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
 				   (unsigned long long)res->pages_left,
 				   (unsigned long long)left);
 	return true;
+}
+
+bool shadow_reclaim_stale(struct shadow *sh, s64 *erased)
+{
+	op_begin(sh, true, 0, 0);
+	*erased = ftl_reclaim_stale(sh->ftl);
+	op_end(sh);
+	return !sh->failed;
 }
 
 bool shadow_discard_bad(struct shadow *sh, u64 lpn, u64 count, bool unmap)
@@ -715,6 +746,26 @@ bool shadow_check_stats(struct shadow *sh)
 	return true;
 }
 
+/*
+ * With remanence, pages_stale is every page programmed since its erase
+ * whose data no lpn maps, bad blocks' included; without, 0.
+ */
+static bool stale_ok(struct shadow *sh)
+{
+	struct ftl_stats st;
+	u64 p, stale = 0;
+
+	for (p = 0; p < sh->geo.physical_pages; p++)
+		stale += sh->written[p] != FTL_UNMAPPED &&
+			 sh->l2p[sh->written[p]] != p;
+	ftl_get_stats(sh->ftl, &st);
+	if (st.pages_stale != (sh->cfg.remanence ? stale : 0))
+		return shadow_fail(sh, "pages_stale %llu, the spare areas show %llu (remanence %u)",
+				   (unsigned long long)st.pages_stale,
+				   (unsigned long long)stale, sh->cfg.remanence);
+	return true;
+}
+
 bool shadow_verify(struct shadow *sh)
 {
 	u64 i, mapped = 0;
@@ -723,6 +774,8 @@ bool shadow_verify(struct shadow *sh)
 		return false;
 	if (ftl_check(sh->ftl))
 		return shadow_fail(sh, "ftl_check() failed");
+	if (!stale_ok(sh))
+		return false;
 	for (i = 0; i < sh->geo.logical_pages; i++) {
 		u32 ppn = ftl_lookup(sh->ftl, i);
 

@@ -77,6 +77,8 @@ struct shadow {
 
 	int last_rc;		/* of the latest shadow_write/discard */
 	bool read_only;		/* a write or discard got -EROFS */
+	u32 se_window;		/* shadow_secure_erase() by windows of this
+				 * many blocks (0: ftl_secure_erase()) */
 
 	bool failed;
 	char err[512];
@@ -120,6 +122,12 @@ bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
 			 struct ftl_sanitize *res);
 /* Pages outside bad blocks that hold data [@lpn, +@count) ever wrote. */
 u64 shadow_copies(const struct shadow *sh, u64 lpn, u64 count);
+
+/*
+ * ftl_reclaim_stale(), its moves and erase allowed: false on a shadow
+ * failure; *@erased receives its return value.
+ */
+bool shadow_reclaim_stale(struct shadow *sh, s64 *erased);
 void shadow_reset_stats(struct shadow *sh);
 /* Counters since shadow_init(), across resets. */
 void shadow_totals(const struct shadow *sh, struct shadow_counts *t);

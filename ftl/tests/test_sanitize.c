@@ -58,6 +58,7 @@ static void erase_range(bool oob)
 	u64 lpn;
 
 	cfg_of(&cfg, 256, 8, 30);
+	cfg.remanence = oob;	/* pages_stale checked both ways */
 	assert_int_equal(shadow_init_mode(&sh, &cfg, oob), 0);
 	age(&sh, 40, 60);
 	/* The test can fail: stale copies of the range are in the flash. */
@@ -167,6 +168,107 @@ static void test_bad_blocks_keep_data(void **state)
 	OK(&sh, shadow_fini(&sh));
 }
 
+/*
+ * By windows of blocks, as the module bounds its lock holds, the result is
+ * the same: no copy left, one secure erase counted.
+ */
+static void test_windows(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_sanitize res;
+	struct ftl_stats st;
+	struct shadow sh;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	cfg.remanence = 1;
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	sh.se_window = 3;
+	age(&sh, 40, 60);
+	assert_true(shadow_copies(&sh, 40, 20) > 20);
+	OK(&sh, shadow_secure_erase(&sh, 40, 20, &res));
+	assert_true(res.blocks_erased > 0);
+	OK(&sh, shadow_verify(&sh));
+	ftl_get_stats(sh.ftl, &st);
+	assert_int_equal(st.secure_erases, 1);
+	assert_int_equal(st.secure_erase_blocks, res.blocks_erased);
+	OK(&sh, shadow_fini(&sh));
+}
+
+/* ftl_page_state() tells what the spare areas (the shadow's) record. */
+static void test_page_state(void **state)
+{
+	struct ftl_config cfg;
+	struct shadow sh;
+	u32 ppn, lpn, states[4] = { 0 };
+	bool retired;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	cfg.program_fail_ppm = 20000;
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	age(&sh, 0, 30);
+	for (ppn = 0; ppn < sh.geo.physical_pages; ppn++) {
+		enum ftl_page_state ps = ftl_page_state(sh.ftl, ppn, &lpn,
+							&retired);
+
+		states[ps]++;
+		assert_int_equal(retired, sh.bad[ppn / cfg.pages_per_block]);
+		assert_int_equal(lpn, sh.written[ppn]);
+		if (ps == FTL_PAGE_VALID)
+			assert_int_equal(sh.l2p[lpn], ppn);
+		if (ps == FTL_PAGE_STALE)
+			assert_int_not_equal(sh.l2p[lpn], ppn);
+		if (ps == FTL_PAGE_ERASED || ps == FTL_PAGE_FAILED)
+			assert_int_equal(sh.written[ppn], FTL_UNMAPPED);
+	}
+	/* The test can fail: every state occurs. */
+	assert_true(states[FTL_PAGE_ERASED] && states[FTL_PAGE_VALID] &&
+		    states[FTL_PAGE_STALE] && states[FTL_PAGE_FAILED]);
+	OK(&sh, shadow_fini(&sh));
+}
+
+/*
+ * A store short of memory for stale data erases the stalest blocks: each
+ * call removes what it says, until no closed block holds a stale page;
+ * no data is lost.
+ */
+static void test_reclaim_stale(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_stats st;
+	struct shadow sh;
+	s64 erased, total = 0;
+	u64 before, calls = 0, lpn;
+
+	(void)state;
+	cfg_of(&cfg, 256, 8, 30);
+	cfg.remanence = 1;
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	age(&sh, 0, 30);
+	ftl_get_stats(sh.ftl, &st);
+	before = st.pages_stale;
+	assert_true(before > 2 * cfg.pages_per_block);
+	do {
+		u64 was = st.pages_stale;
+
+		OK(&sh, shadow_reclaim_stale(&sh, &erased));
+		assert_true(erased >= 0);
+		ftl_get_stats(sh.ftl, &st);
+		assert_int_equal(was - st.pages_stale, erased);
+		total += erased;
+		calls++;
+	} while (erased && calls < sh.geo.physical_blocks);
+	assert_true(erased == 0);
+	/* Only the two open blocks may still hold stale pages. */
+	assert_true(st.pages_stale <= 2 * cfg.pages_per_block);
+	assert_int_equal(before - st.pages_stale, total);
+	OK(&sh, shadow_verify(&sh));
+	for (lpn = 0; lpn < cfg.logical_pages; lpn++)
+		OK(&sh, shadow_read(&sh, lpn));
+	OK(&sh, shadow_fini(&sh));
+}
+
 static void test_errors(void **state)
 {
 	struct ftl_config cfg;
@@ -196,6 +298,9 @@ int main(void)
 		cmocka_unit_test(test_whole_device),
 		cmocka_unit_test(test_open_block),
 		cmocka_unit_test(test_bad_blocks_keep_data),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_page_state),
+		cmocka_unit_test(test_reclaim_stale),
 		cmocka_unit_test(test_errors),
 	};
 
