@@ -40,6 +40,8 @@ static void usage(FILE *f)
 "  --program-fail-ppm N  page programs that fail, per million (default 0)\n"
 "  --erase-fail-ppm N    block erases that fail, per million (default 0)\n"
 "  --endurance N         erases a block survives, 0 = unlimited (default 0)\n"
+"  --remanence           superseded pages keep their data until erased:\n"
+"                        count them (pages_stale)\n"
 "  --fault-seed S        seed of the fault generator (default 1)\n"
 "NAND timing (README.md, Timing model; only with --timing):\n"
 "  --timing              time every request on a model of dies and\n"
@@ -201,7 +203,7 @@ enum {
 	O_GC_LOW, O_GC_HIGH, O_WORKLOAD, O_TRIM, O_FILL, O_WRITES, O_WARMUP,
 	O_SEED, O_JSON, O_CSV, O_CSV_INTERVAL, O_CHECK, O_HELP,
 	O_TRACE, O_TRACE_FORMAT, O_TRACE_EVENT, O_TRACE_DUMP,
-	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_FAULT_SEED,
+	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_REMANENCE, O_FAULT_SEED,
 	O_TIMING, O_CHANNELS, O_DIES, O_READ_US, O_PROGRAM_US, O_ERASE_US,
 	O_CHANNEL_MBPS, O_QUEUE_DEPTH, O_REQUEST_PAGES, O_READ_FRACTION,
 	O_SHARDS,
@@ -236,6 +238,7 @@ static const struct option longopts[] = {
 	{ "program-fail-ppm",	required_argument, NULL, O_PROGRAM_FAIL },
 	{ "erase-fail-ppm",	required_argument, NULL, O_ERASE_FAIL },
 	{ "endurance",		required_argument, NULL, O_ENDURANCE },
+	{ "remanence",		no_argument,	   NULL, O_REMANENCE },
 	{ "fault-seed",		required_argument, NULL, O_FAULT_SEED },
 	{ "timing",		no_argument,	   NULL, O_TIMING },
 	{ "channels",		required_argument, NULL, O_CHANNELS },
@@ -368,6 +371,9 @@ void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case O_ERASE_FAIL:
 			o->erase_fail_ppm = parse_u32(name, optarg);
+			break;
+		case O_REMANENCE:
+			o->remanence = 1;
 			break;
 		case O_ENDURANCE:
 			o->endurance = parse_u32(name, optarg);

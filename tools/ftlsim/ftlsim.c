@@ -224,6 +224,7 @@ int main(int argc, char **argv)
 	cfg.program_fail_ppm = o.program_fail_ppm;
 	cfg.erase_fail_ppm = o.erase_fail_ppm;
 	cfg.endurance = o.endurance;
+	cfg.remanence = o.remanence;
 	cfg.fault_seed = o.fault_seed;
 
 	if (ftl_config_check(&cfg, &s.geo, &why)) {

@@ -33,6 +33,7 @@ struct opts {
 	u32 wl_threshold;
 	u32 gc_low, gc_high;
 	u32 program_fail_ppm, erase_fail_ppm, endurance;
+	u32 remanence;		/* --remanence: 0 or 1 */
 	u64 fault_seed;
 	enum workload workload;
 	double hot_pct, access_pct;

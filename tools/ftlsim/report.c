@@ -86,6 +86,7 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("program_failures", st->program_failures);
 	JU("erase_failures", st->erase_failures);
 	JU("valid_pages", st->valid_pages);
+	JU("pages_stale", st->pages_stale);
 	JU("free_blocks", st->free_blocks);
 	JU("bad_blocks", st->bad_blocks);
 	JU("spare_blocks_left", st->spare_blocks);
@@ -122,6 +123,7 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("program_fail_ppm", o->program_fail_ppm);
 	JU("erase_fail_ppm", o->erase_fail_ppm);
 	JU("endurance", o->endurance);
+	JU("remanence", o->remanence);
 	JU("fault_seed", o->fault_seed);
 	JF("trim_fraction", o->trim_fraction);
 	printf("  \"fill\": %s,\n", o->fill ? "true" : "false");

@@ -247,6 +247,32 @@ def test_trim():
                           trim["logical_pages"], trim["trims"]))
 
 
+def test_remanence():
+    """--remanence changes no decision of the FTL, only what it counts: the
+    same run with and without it gives the same counters, and pages_stale
+    is every programmed page no logical page maps (0 without): all but
+    the valid pages of the closed blocks, less at most the two open
+    blocks' unprogrammed pages; with 4 shards, their sum."""
+    for shards in (1, 4):
+        base = ["--logical-pages", LOGICAL, "--pages-per-block", PPB,
+                "--op-percent", 10, "--workload", "uniform", "--seed", 3,
+                "--shards", shards] + STEADY
+        plain, rem = parallel([base, base + ["--remanence"]])
+        same = all(plain[k] == rem[k] for k in
+                   ("nand_pages_written", "erases", "gc_relocations",
+                    "valid_pages", "free_blocks"))
+        ppb = rem["pages_per_block"]
+        programmed_max = rem["physical_pages"] - rem["free_blocks"] * ppb
+        stale = rem["pages_stale"]
+        low = programmed_max - rem["valid_pages"] - rem["open_blocks"] * ppb
+        report(same and plain["pages_stale"] == 0 and rem["remanence"] == 1
+               and low <= stale <= programmed_max - rem["valid_pages"],
+               "--remanence, %d shard(s): counters unchanged (%s), "
+               "pages_stale %d in [%d, %d] (without: %d)" %
+               (shards, same, stale, low,
+                programmed_max - rem["valid_pages"], plain["pages_stale"]))
+
+
 def test_wear_leveling():
     # A small device written many times over, so the erase counts of the
     # blocks holding cold data fall far behind without static WL. The
@@ -378,13 +404,14 @@ def main():
     ap.add_argument("--iolog-replay",
                     help="host build of tests/vm/tools/iolog-replay.c")
     ap.add_argument("--only",
-                    help="comma list: model,shards,trim,wl,cli,san,trace,"
+                    help="comma list: model,shards,trim,remanence,wl,cli,"
+                    "san,trace,"
                     "timing")
     o = ap.parse_args()
     FTLSIM = o.ftlsim
     only = set(o.only.split(",")) if o.only else None
     tests = [("model", test_model_and_greedy), ("shards", test_shards),
-             ("trim", test_trim),
+             ("trim", test_trim), ("remanence", test_remanence),
              ("wl", test_wear_leveling), ("cli", test_cli)]
     if o.san:
         tests.append(("san", lambda: test_sanitized(o.san)))
