@@ -53,6 +53,7 @@ ftlblk_compat_alloc_disk(struct blk_mq_tag_set *set,
 	blk_queue_max_segments(q, lim->max_segments);
 	blk_queue_max_segment_size(q, lim->max_segment_size);
 	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	blk_queue_max_secure_erase_sectors(q, lim->max_secure_erase_sectors);
 	q->limits.discard_granularity = lim->discard_granularity;
 	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
 	if (lim->max_discard_segments)
@@ -61,6 +62,18 @@ ftlblk_compat_alloc_disk(struct blk_mq_tag_set *set,
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 	blk_queue_write_cache(q, write_cache, write_cache);
 	return disk;
+#endif
+}
+
+/*
+ * 6.17 (0c40d7cb5ef3): write-zeroes that may deallocate is advertised on
+ * its own, and must equal max_write_zeroes_sectors; before, the kernel
+ * has no such limit (FALLOC_FL_WRITE_ZEROES does not exist).
+ */
+static inline void ftlblk_compat_wzeroes_unmap(struct queue_limits *lim)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	lim->max_hw_wzeroes_unmap_sectors = lim->max_write_zeroes_sectors;
 #endif
 }
 

@@ -112,6 +112,10 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 				  .help = "1..100000 (MB/s per channel)" },
 	[FTLBLK_SHARDS] = { .name = "shards", .min = 1, .max = FTL_MAX_SHARDS,
 			    .help = "1..64 (independent FTL instances)" },
+	[FTLBLK_REMANENCE] = { .name = "remanence", .min = 0, .max = 1,
+			       .help = "0 or 1" },
+	[FTLBLK_SECURE_ERASE] = { .name = "secure_erase", .min = 0, .max = 1,
+				  .help = "0 or 1" },
 };
 
 /* Defaults for new devices; the module parameters below write into it. */
@@ -200,6 +204,10 @@ FTLBLK_FIELD_PARAM(poll_queues, FTLBLK_POLL_QUEUES,
 		   "Polled hardware queues (io_uring IOPOLL, REQ_POLLED), 0..256. Default: 0");
 FTLBLK_FIELD_PARAM(shards, FTLBLK_SHARDS,
 		   "Independent FTL instances, each with its own lock, blocks and GC, dealt erase-block stripes of the logical pages, 1..64. Default: 1");
+FTLBLK_FIELD_PARAM(remanence, FTLBLK_REMANENCE,
+		   "Keep a superseded page's data until its erase block is erased, as flash does, 0 or 1. Default: 0");
+FTLBLK_FIELD_PARAM(secure_erase, FTLBLK_SECURE_ERASE,
+		   "Serve secure erase (BLKSECDISCARD): every copy of the range erased, 0 or 1. Default: 0");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -260,6 +268,7 @@ void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 	fcfg->erase_fail_ppm = v[FTLBLK_ERASE_FAIL_PPM];
 	fcfg->fault_seed = v[FTLBLK_FAULT_SEED];
 	fcfg->endurance = v[FTLBLK_ENDURANCE];
+	fcfg->remanence = v[FTLBLK_REMANENCE];
 }
 
 /**

@@ -160,6 +160,8 @@ FTLBLK_FIELD_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_FIELD_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
 FTLBLK_FIELD_ATTR(poll_queues, FTLBLK_POLL_QUEUES);
 FTLBLK_FIELD_ATTR(shards, FTLBLK_SHARDS);
+FTLBLK_FIELD_ATTR(remanence, FTLBLK_REMANENCE);
+FTLBLK_FIELD_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -325,6 +327,8 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_channel_mbps,
 	&ftlblk_item_attr_poll_queues,
 	&ftlblk_item_attr_shards,
+	&ftlblk_item_attr_remanence,
+	&ftlblk_item_attr_secure_erase,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_power_cut,

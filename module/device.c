@@ -80,9 +80,17 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	 */
 	lim->max_write_zeroes_sectors = rounddown(UINT_MAX >> SECTOR_SHIFT,
 						  dev->sectors_per_page);
+	/*
+	 * One request for the largest secure erase, so that its blocks are
+	 * scanned and erased once (secure_erase.c).
+	 */
+	if (v[FTLBLK_SECURE_ERASE])
+		lim->max_secure_erase_sectors = lim->max_write_zeroes_sectors;
 	/* discard off: discard_max_bytes 0, the block layer refuses discards. */
 	if (!v[FTLBLK_DISCARD])
 		return;
+	/* Without discard, write-zeroes programs zeroes: no unmap then. */
+	ftlblk_compat_wzeroes_unmap(lim);
 	lim->discard_granularity = v[FTLBLK_PAGE_SIZE];
 	lim->max_hw_discard_sectors = max_discard ? max_discard :
 		rounddown(UINT_MAX >> SECTOR_SHIFT, dev->sectors_per_page);
@@ -121,9 +129,17 @@ static int ftlblk_alloc_shards(struct ftlblk_dev *dev,
 			return err;
 		ftl_get_geometry(sh->ftl, &geo);
 		first_block += geo.physical_blocks;
+		sh->physical_pages = geo.physical_pages;
 		sh->data = kvcalloc(geo.logical_pages, sizeof(*sh->data),
 				    GFP_KERNEL);
 		if (!sh->data)
+			return -ENOMEM;
+		if (!fcfg->remanence)
+			continue;
+		dev->reclaim = ftlblk_reclaim_stale;
+		sh->stale = kvcalloc(geo.physical_pages, sizeof(*sh->stale),
+				     GFP_KERNEL);
+		if (!sh->stale)
 			return -ENOMEM;
 	}
 	return 0;
@@ -145,10 +161,12 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 		if (sh->ftl && sh->data) {
 			ftl_get_geometry(sh->ftl, &geo);
 			ftlblk_pages_free_mapped(sh, geo.logical_pages);
+			ftlblk_stale_free_all(sh, geo.physical_pages);
 		}
 		ftl_destroy(sh->ftl);
-		WARN_ON(sh->data_pages);
+		WARN_ON(sh->data_pages || sh->stale_pages);
 		kvfree(sh->data);
+		kvfree(sh->stale);
 	}
 	kfree(dev->shards);
 	dev->shards = NULL;
@@ -310,6 +328,7 @@ int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 	err = device_add_disk(NULL, dev->disk, ftlblk_disk_groups);
 	if (err)
 		goto free_disk;
+	ftlblk_debugfs_add(dev);
 	*devp = dev;
 	return 0;
 
@@ -350,6 +369,8 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	}
 	dev->removing = true;
 	mutex_unlock(&disk->open_mutex);
+	/* Its readers use the FTL: gone (waited for) before it goes. */
+	ftlblk_debugfs_remove(dev);
 
 	/* Requests waiting for the modeled flash need not wait any more. */
 	ftlblk_timing_end_pending(dev, false);

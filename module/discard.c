@@ -322,6 +322,25 @@ blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq)
 			  blk_rq_sectors(rq), false, nounmap, ZERO_ALL);
 }
 
+/**
+ * ftlblk_zero_sectors() - make a sector range read zeroes, deallocating
+ * @dev: device
+ * @rq: the request charged with the work (its page array is used)
+ * @sector: first sector
+ * @nr_sects: sectors
+ *
+ * As a write-zeroes without REQ_NOUNMAP, whatever discard says: whole
+ * pages unmapped, partial ones read-modify-written. On ftlblk_wq.
+ *
+ * Return: as ftlblk_discard().
+ */
+blk_status_t ftlblk_zero_sectors(struct ftlblk_dev *dev, struct request *rq,
+				 sector_t sector, u64 nr_sects)
+{
+	return zero_range(dev, blk_mq_rq_to_pdu(rq), sector, nr_sects, false,
+			  false, ZERO_ALL);
+}
+
 static bool range_is_whole_pages(struct ftlblk_dev *dev, sector_t sector,
 				 u64 nr_sects)
 {

@@ -59,6 +59,8 @@ enum ftlblk_field_id {
 	FTLBLK_CHANNEL_MBPS,
 	FTLBLK_POLL_QUEUES,
 	FTLBLK_SHARDS,
+	FTLBLK_REMANENCE,
+	FTLBLK_SECURE_ERASE,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -107,6 +109,7 @@ struct ftlblk_counters {
 	u64 timeouts;			/* requests ended by blk-mq's timeout */
 	u64 nomem_writes;		/* writes sent to the worker for memory */
 	u64 flushes_failed_after_cut;	/* see ftlblk_flush_status() */
+	u64 secure_erase_requests;
 };
 
 /**
@@ -170,6 +173,7 @@ enum ftlblk_pcpu_counter {
 	FTLBLK_PC_TIMEOUTS,
 	FTLBLK_PC_NOMEM_WRITES,
 	FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT,
+	FTLBLK_PC_SECURE_ERASE_REQUESTS,
 	FTLBLK_PC_NR,
 };
 
@@ -269,7 +273,9 @@ enum ftlblk_cut_mode {
  *	maps move), and a reader finds the data in one load.
  * @first_block: the shard's block 0 in the device's block numbering
  *	(tracepoints, the timing model's dies)
- * @lock: protects @ftl (maps, GC, counters), @data, @data_pages, @rel,
+ * @physical_pages: the shard's physical pages (debugfs.c)
+ * @lock: protects @ftl (maps, GC, counters), @data, @data_pages, @stale,
+ *	@stale_pages, @rel,
  *	@treq, @ctr and @cache. Taken in task context only: from queue_rq
  *	(the submitter or a kworker, never interrupts), ftlblk_wq and sysfs.
  *	Nothing under it sleeps or allocates: data pages are taken before
@@ -279,6 +285,10 @@ enum ftlblk_cut_mode {
  *	(plus the GC they trigger) or FTLBLK_UNMAP_BATCH unmapped pages. No
  *	code holds two shards' locks.
  * @data_pages: data pages the shard maps
+ * @stale: with remanence=1, stale[ppn] is the page frame number + 1 of
+ *	the memory holding physical page ppn's superseded data until its
+ *	block's erase, 0 if none (flash.c); NULL with remanence=0
+ * @stale_pages: pages @stale holds
  * @rel: the lock holder's array of released pages, or NULL
  * @treq: the request whose write runs under @lock now, so that the GC it
  *	triggers is charged to it (timing=1)
@@ -295,9 +305,12 @@ struct ftlblk_shard {
 	struct ftl *ftl;
 	u32 *data;
 	u32 first_block;
+	u32 physical_pages;
 
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	u64 data_pages;
+	u32 *stale;
+	u64 stale_pages;
 	struct ftlblk_released *rel;
 	struct ftl_timing_req *treq;
 	struct ftlblk_locked_counters ctr;
@@ -350,6 +363,12 @@ struct ftlblk_dev {
 	 */
 	atomic_t read_only_noted;
 	unsigned long mem_limit_pages;	/* see mem_pages */
+	/*
+	 * At mem_limit_mib, free memory that only an erase gives back
+	 * (remanence=1: flash.c's ftlblk_reclaim_stale(), set at power-on),
+	 * else NULL. A pointer, so that pages.c stays below flash.c.
+	 */
+	bool (*reclaim)(struct ftlblk_dev *dev);
 	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
 	struct badblocks *bb;
 
@@ -431,6 +450,7 @@ struct ftlblk_dev {
 	u64 power_cuts;
 	unsigned int cut_mode;		/* power_cut_mode */
 	struct badblocks bb_own;
+	struct dentry *debugfs;		/* ftlblk/ftlblkN (debugfs.c) */
 };
 
 /* The shard holding device logical page @lpn, and its number there. */
@@ -627,6 +647,11 @@ blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
 bool ftlblk_discard_is_quick(struct ftlblk_dev *dev, struct request *rq);
 blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq);
 blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq);
+blk_status_t ftlblk_zero_sectors(struct ftlblk_dev *dev, struct request *rq,
+				 sector_t sector, u64 nr_sects);
+
+/* secure_erase.c */
+blk_status_t ftlblk_secure_erase(struct ftlblk_dev *dev, struct request *rq);
 
 /* worker.c */
 void ftlblk_queue_work(struct ftlblk_cmd *cmd);
@@ -687,6 +712,36 @@ extern struct device_attribute dev_attr_badblocks;
 /* wearout.c */
 void ftlblk_wearout_check(struct ftlblk_shard *sh);
 void ftlblk_block_retired(void *ctx, u32 block, u32 erase_count);
+
+/**
+ * struct ftlblk_page_info - a physical page as the flash image shows it
+ * @state: enum ftl_page_state
+ * @lpn: the shard's logical page it holds (valid or stale), or
+ *	FTL_UNMAPPED
+ * @retired: its block is retired (bad)
+ * @kept: stale, and its data kept (remanence=1)
+ */
+struct ftlblk_page_info {
+	enum ftl_page_state state;
+	u32 lpn;
+	bool retired;
+	bool kept;
+};
+
+/* flash.c */
+void ftlblk_stale_keep(struct ftlblk_shard *sh, u32 ppn, struct page *page);
+void ftlblk_stale_erased(struct ftlblk_shard *sh, u32 block);
+void ftlblk_stale_retired(struct ftlblk_shard *sh, u32 block);
+void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns);
+bool ftlblk_reclaim_stale(struct ftlblk_dev *dev);
+void ftlblk_flash_page(struct ftlblk_shard *sh, u32 ppn, void *buf,
+		       struct ftlblk_page_info *info);
+
+/* debugfs.c */
+void ftlblk_debugfs_add(struct ftlblk_dev *dev);
+void ftlblk_debugfs_remove(struct ftlblk_dev *dev);
+void ftlblk_debugfs_init(void);
+void ftlblk_debugfs_exit(void);
 void ftlblk_wearout_init(struct ftlblk_dev *dev);
 void ftlblk_wearout_exit(struct ftlblk_dev *dev);
 

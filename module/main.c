@@ -69,6 +69,7 @@ static int __init ftlblk_init(void)
 	if (err)
 		return err;
 	ftlblk_sysfs_init();
+	ftlblk_debugfs_init();
 	err = ftlblk_worker_init();
 	if (err)
 		return err;
@@ -100,6 +101,7 @@ unregister:
 	ftlblk_devices_exit();
 free_wq:
 	ftlblk_worker_exit();
+	ftlblk_debugfs_exit();
 	return err;
 }
 
@@ -110,6 +112,7 @@ static void __exit ftlblk_exit(void)
 	ftlblk_remove_param_devs();
 	ftlblk_devices_exit();
 	ftlblk_worker_exit();
+	ftlblk_debugfs_exit();
 }
 
 module_init(ftlblk_init);

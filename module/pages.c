@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Data pages: where ftlblk gets the memory a flash page's data lives in,
- * where it goes when the flash page stops holding valid data, and the FTL
- * core's callbacks (ftlblk_ftl_ops: data[] is indexed by logical page, so
- * GC's relocations leave it alone).
+ * and where it goes when the flash page stops holding valid data.
  *
  * A write never overwrites in place, so in steady state every programmed
  * page releases one, and the released pages feed later writes: a write
@@ -413,7 +411,10 @@ static unsigned int pool_take(struct ftlblk_dev *dev, struct page **pages,
  * from the pool are already charged to mem_limit_mib; the others are
  * charged here, all at once. At the limit with pages in limbo, a caller
  * that may sleep (@gfp) waits for their grace period and tries again;
- * one that may not gets -ENOMEM, so that it retries on the worker.
+ * one that may not gets -ENOMEM, so that it retries on the worker. With
+ * remanence=1 a caller that may sleep has stale data erased first
+ * (dev->reclaim), one that may not (queue_rq, or under a shard's lock)
+ * gets -ENOMEM.
  *
  * Return: 0; -ENOSPC if the pages would pass mem_limit_mib, or -ENOMEM;
  * then no page is taken (those taken so far are back in the pool), so the
@@ -432,6 +433,16 @@ again:
 		/* The limbo work may have filled the pool meanwhile. */
 		if (!READ_ONCE(dev->limbo_pages) &&
 		    !atomic_long_read(&dev->limbo_rcu_pages)) {
+			/*
+			 * Stale data (remanence) goes only by an erase, which
+			 * takes shard locks: on the worker, never under one.
+			 */
+			if (dev->reclaim) {
+				if (!gfpflags_allow_blocking(gfp))
+					return -ENOMEM;
+				if (dev->reclaim(dev))
+					goto again;
+			}
 			if (repooled || READ_ONCE(dev->pool_pages) <= pooled)
 				return -ENOSPC;
 			repooled = true;
@@ -648,70 +659,3 @@ void ftlblk_pool_free(struct ftlblk_dev *dev)
 	dev->pool = NULL;
 	dev->pool_pages = 0;
 }
-
-/* ---- FTL callbacks (struct ftl_ops): ctx is the shard, under its lock ---- */
-
-static void ftlblk_release(void *ctx, u64 lpn, u32 ppn)
-{
-	struct ftlblk_shard *sh = ctx;
-	struct page *page = ftlblk_data(sh, lpn);
-
-	if (page) {
-		/*
-		 * Unpublish first: the grace period that lets the page be
-		 * reused waits only for readers that could find it, those
-		 * that started before this. An overwrite stores the new page
-		 * after this (ftlblk_program_page()).
-		 */
-		ftlblk_set_data(sh, lpn, NULL);
-		sh->data_pages--;
-		ftlblk_release_page(sh, page);
-	}
-}
-
-/*
- * A relocation moves no data here: data[] is indexed by logical page. It
- * costs flash time, so only a timed device (ftlblk_ftl_timed_ops) hears of
- * it.
- */
-static void ftlblk_move_page(void *ctx, u32 from, u32 to)
-{
-	struct ftlblk_shard *sh = ctx;
-
-	ftlblk_timing_relocate(sh->dev, sh->treq, ftlblk_device_ppn(sh, from),
-			       ftlblk_device_ppn(sh, to));
-}
-
-static void ftlblk_erased(void *ctx, u32 block, u32 erase_count)
-{
-	struct ftlblk_shard *sh = ctx;
-
-	trace_ftlblk_erase(sh->dev->disk, sh->first_block + block, erase_count);
-	ftlblk_timing_erase(sh->dev, sh->treq, sh->first_block + block);
-}
-
-static void ftlblk_collected(void *ctx, u32 block, u32 relocated,
-			     enum ftl_collect_reason reason)
-{
-	struct ftlblk_shard *sh = ctx;
-
-	trace_ftlblk_gc(sh->dev->disk, sh->first_block + block, relocated,
-			reason);
-}
-
-/* What the FTL core tells the data pages (ftl_ops), timing=0. */
-const struct ftl_ops ftlblk_ftl_ops = {
-	.release = ftlblk_release,
-	.erased = ftlblk_erased,
-	.collected = ftlblk_collected,
-	.retired = ftlblk_block_retired,
-};
-
-/* The same with timing=1: relocations cost flash time. */
-const struct ftl_ops ftlblk_ftl_timed_ops = {
-	.release = ftlblk_release,
-	.move = ftlblk_move_page,
-	.erased = ftlblk_erased,
-	.collected = ftlblk_collected,
-	.retired = ftlblk_block_retired,
-};

@@ -74,6 +74,14 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	case REQ_OP_WRITE_ZEROES:
 		ftlblk_queue_work(cmd);
 		return BLK_STS_OK;
+	case REQ_OP_SECURE_ERASE:
+		/* Advertised only with secure_erase=1. */
+		if (!dev->cfg.val[FTLBLK_SECURE_ERASE]) {
+			sts = BLK_STS_NOTSUPP;
+			break;
+		}
+		ftlblk_queue_work(cmd);
+		return BLK_STS_OK;
 	default:
 		sts = BLK_STS_NOTSUPP;
 		break;

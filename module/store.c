@@ -241,7 +241,8 @@ bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua)
 	if (ftlblk_cache_on(sh->dev) &&
 	    ftl_cache_is_handle(ftl_cache_peek(&sh->cache, lpn)))
 		return true;
-	return (!ftlblk_cache_on(sh->dev) || fua) &&
+	/* With remanence the flash copy stays, stale, until its erase. */
+	return (!ftlblk_cache_on(sh->dev) || fua) && !sh->stale &&
 	       ftl_lookup(sh->ftl, lpn) != FTL_UNMAPPED;
 }
 

@@ -78,8 +78,13 @@ static struct ftlblk_stat_attr ftlblk_stats[] = {
 	FTLBLK_STAT(sectors_zeroed, ctr.sectors_zeroed, U64),
 	FTLBLK_STAT(write_zeroes_requests, ctr.write_zeroes_requests, U64),
 	FTLBLK_STAT(flush_requests, ctr.flush_requests, U64),
+	FTLBLK_STAT(secure_erase_requests, ctr.secure_erase_requests, U64),
+	FTLBLK_STAT(secure_erase_blocks, ftl.secure_erase_blocks, U64),
+	FTLBLK_STAT(secure_erase_relocations, ftl.secure_erase_relocations, U64),
+	FTLBLK_STAT(secure_erase_pages_left, ftl.secure_erase_pages_left, U64),
 	FTLBLK_STAT(unmapped_reads, ftl.unmapped_reads, U64),
 	FTLBLK_STAT(valid_pages, ftl.valid_pages, U64),
+	FTLBLK_STAT(pages_stale, ftl.pages_stale, U64),
 	FTLBLK_STAT(free_blocks, ftl.free_blocks, U64),
 	FTLBLK_STAT(data_bytes, data_bytes, U64),
 	FTLBLK_STAT(pool_bytes, pool_bytes, U64),
@@ -182,6 +187,8 @@ FTLBLK_CFG_ATTR(program_us, FTLBLK_PROGRAM_US);
 FTLBLK_CFG_ATTR(erase_us, FTLBLK_ERASE_US);
 FTLBLK_CFG_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
 FTLBLK_CFG_ATTR(shards, FTLBLK_SHARDS);
+FTLBLK_CFG_ATTR(remanence, FTLBLK_REMANENCE);
+FTLBLK_CFG_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
 
 static ssize_t power_cut_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
@@ -267,6 +274,8 @@ static struct attribute *ftlblk_other_attrs[] = {
 	&dev_attr_erase_us.attr,
 	&dev_attr_channel_mbps.attr,
 	&dev_attr_shards.attr,
+	&dev_attr_remanence.attr,
+	&dev_attr_secure_erase.attr,
 	&dev_attr_reset_stats.attr,
 	&dev_attr_badblocks.attr,
 	NULL,

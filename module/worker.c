@@ -34,6 +34,8 @@ static void ftlblk_work(struct work_struct *work)
 		sts = ftlblk_cache_flush(dev, rq);
 	else if (req_op(rq) == REQ_OP_WRITE)
 		sts = ftlblk_rw(dev, rq, true, GFP_NOIO);
+	else if (req_op(rq) == REQ_OP_SECURE_ERASE)
+		sts = ftlblk_secure_erase(dev, rq);
 	else
 		sts = ftlblk_write_zeroes(dev, rq);
 	/*

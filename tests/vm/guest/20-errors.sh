@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 177
+plan 181
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -118,6 +118,8 @@ param_exact "$P submit_queues 257: allowed 0 (one per CPU) or 1..256 (hardware q
 param_exact "$P hw_queue_depth 0: allowed 1..4096 (requests per queue)" hw_queue_depth=0
 param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_queue_depth=4097
 param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
+param_exact "$P remanence 2: allowed 0 or 1" remanence=2
+param_exact "$P secure_erase 2: allowed 0 or 1" secure_erase=2
 param_exact "$P cache_mib 65537: allowed 0 (as large as the device) or 1..65536 (MiB)" cache_mib=65537
 param_exact "ftlblk: module parameter: invalid power_cut_mode 'sometimes': allowed all or random" power_cut_mode=sometimes
 param_exact "$P program_fail_ppm 100001: allowed 0..100000 (failed page programs per million)" program_fail_ppm=100001
@@ -230,6 +232,8 @@ refuse $E program_us 0 "1..1000000"
 refuse $E erase_us abc "1..1000000"
 refuse $E channel_mbps 0 "1..100000"
 refuse $E poll_queues 257 "0..256"
+refuse $E remanence 2 "0 or 1"
+refuse $E secure_erase x "0 or 1"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"

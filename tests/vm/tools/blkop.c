@@ -10,6 +10,9 @@
  *   zeroout     ioctl(BLKZEROOUT)       -> REQ_OP_WRITE_ZEROES, NOUNMAP
  *   punch       fallocate(PUNCH_HOLE|KEEP_SIZE) -> WRITE_ZEROES, may unmap
  *   zero-range  fallocate(ZERO_RANGE|KEEP_SIZE) -> WRITE_ZEROES, NOUNMAP
+ *   write-zeroes  fallocate(FALLOC_FL_WRITE_ZEROES) -> WRITE_ZEROES, may
+ *               unmap (6.17+: EOPNOTSUPP before, and where the device
+ *               advertises no write_zeroes_unmap_max_bytes)
  *   fsync       fsync(2) of the device  -> REQ_OP_FLUSH (OFFSET, LENGTH
  *               may be left out)
  *
@@ -29,6 +32,11 @@
 #include <unistd.h>
 
 #include "errname.h"
+
+/* 6.17 (7bd43cc79cab); not in older headers. */
+#ifndef FALLOC_FL_WRITE_ZEROES
+#define FALLOC_FL_WRITE_ZEROES 0x80
+#endif
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -51,7 +59,7 @@ int main(int argc, char **argv)
 		off = len = 0;
 	} else if (argc != 5 || parse_u64(argv[3], &off) ||
 		   parse_u64(argv[4], &len)) {
-		fprintf(stderr, "usage: blkop discard|secdiscard|zeroout|punch|zero-range DEVICE OFFSET LENGTH\n       blkop fsync DEVICE\n");
+		fprintf(stderr, "usage: blkop discard|secdiscard|zeroout|punch|zero-range|write-zeroes DEVICE OFFSET LENGTH\n       blkop fsync DEVICE\n");
 		return 2;
 	}
 	op = argv[1];
@@ -74,6 +82,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "zero-range")) {
 		ret = fallocate(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
 				(off_t)off, (off_t)len);
+	} else if (!strcmp(op, "write-zeroes")) {
+		ret = fallocate(fd, FALLOC_FL_WRITE_ZEROES, (off_t)off,
+				(off_t)len);
 	} else if (!strcmp(op, "fsync")) {
 		ret = fsync(fd);
 	} else {

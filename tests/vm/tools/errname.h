@@ -29,6 +29,7 @@ static inline const char *errno_name(int e)
 	case ENOMEM: return "ENOMEM";
 	case ERANGE: return "ERANGE";
 	case ETIMEDOUT: return "ETIMEDOUT";
+	case ECANCELED: return "ECANCELED";
 	default: return strerror(e);
 	}
 }
