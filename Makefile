@@ -15,7 +15,7 @@ KERNEL ?= bookworm
 export KERNEL
 
 .PHONY: all deps module ftlsim check check-kernels test-ftl test-ftlsim lint \
-	test-vm demo study bench soak crash-test fuzz check-debug mutants deb clean \
+	test-vm demo study forensic bench soak crash-test fuzz check-debug mutants deb clean \
 	blktests xfstests
 
 all: module ftlsim
@@ -67,6 +67,13 @@ demo: module
 
 study: module
 	DEMO_SKIP_BUILD=1 demo/study $(DEMO_VARS)
+
+# make forensic [SIZE=MiB] [CHURN=N] [FILES=N] [FILE_KIB=KiB] [FS="ext4 vfat"]
+#               [OUT=DIR]: deleted files' data left in the raw flash
+#               (demo/forensic -h; docs/flash-image.md)
+forensic: module
+	demo/forensic SIZE='$(SIZE)' CHURN='$(CHURN)' FILES='$(FILES)' \
+		FILE_KIB='$(FILE_KIB)' FS='$(FS)' OUT='$(OUT)'
 
 bench: module
 	bench/run
