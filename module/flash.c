@@ -135,37 +135,45 @@ void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns)
 }
 
 /**
- * ftlblk_reclaim_stale() - erase the stalest block of every shard
+ * ftlblk_reclaim_stale() - erase stale blocks until @want pages are freed
  * @dev: device
+ * @want: data pages the caller is short of
  *
- * Called at mem_limit_mib by ftlblk_pages_get(), never under a shard's
- * lock. The pages freed go to limbo, reusable after a grace period. With
- * timing=1 the relocations and erases are charged to no request (as
- * background GC).
+ * Called at mem_limit_mib by ftlblk_pages_get() on the worker, never under
+ * a shard's lock. Takes the shards in turn, one block (the stalest closed
+ * one, ftl_reclaim_stale()) per lock hold, until @want stale pages are
+ * freed or a whole round freed none. The pages go to limbo, reusable after
+ * a grace period. With timing=1 the relocations and erases are charged to
+ * no request (as background GC).
  *
  * Return: true if it freed any stale page.
  */
-bool ftlblk_reclaim_stale(struct ftlblk_dev *dev)
+bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want)
 {
+	unsigned long freed = 0, round;
 	unsigned int i;
-	s64 freed = 0;
 
-	if (!dev->cfg.val[FTLBLK_REMANENCE] || !dev->shards)
+	if (!dev->shards)
 		return false;
-	for (i = 0; i < dev->dealing.nr; i++) {
-		struct ftlblk_shard *sh = &dev->shards[i];
-		struct ftlblk_released rel = { NULL, 0 };
-		s64 n;
+	do {
+		round = 0;
+		for (i = 0; i < dev->dealing.nr && freed + round < want; i++) {
+			struct ftlblk_shard *sh = &dev->shards[i];
+			struct ftlblk_released rel = { NULL, 0 };
+			s64 n;
 
-		if (!READ_ONCE(sh->stale_pages))
-			continue;
-		ftlblk_lock(sh, &rel);
-		n = ftl_reclaim_stale(sh->ftl);
-		ftlblk_wearout_check(sh);
-		ftlblk_unlock(sh);
-		if (n > 0)
-			freed += n;
-	}
+			if (!READ_ONCE(sh->stale_pages))
+				continue;
+			ftlblk_lock(sh, &rel);
+			n = ftl_reclaim_stale(sh->ftl);
+			ftlblk_wearout_check(sh);
+			ftlblk_unlock(sh);
+			if (n > 0)
+				round += n;
+			cond_resched();
+		}
+		freed += round;
+	} while (round && freed < want);
 	return freed > 0;
 }
 

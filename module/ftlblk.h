@@ -368,7 +368,7 @@ struct ftlblk_dev {
 	 * (remanence=1: flash.c's ftlblk_reclaim_stale(), set at power-on),
 	 * else NULL. A pointer, so that pages.c stays below flash.c.
 	 */
-	bool (*reclaim)(struct ftlblk_dev *dev);
+	bool (*reclaim)(struct ftlblk_dev *dev, unsigned long want);
 	/* Bad sectors (badblocks.c): a configfs item's list, or bb_own. */
 	struct badblocks *bb;
 
@@ -733,7 +733,7 @@ void ftlblk_stale_keep(struct ftlblk_shard *sh, u32 ppn, struct page *page);
 void ftlblk_stale_erased(struct ftlblk_shard *sh, u32 block);
 void ftlblk_stale_retired(struct ftlblk_shard *sh, u32 block);
 void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns);
-bool ftlblk_reclaim_stale(struct ftlblk_dev *dev);
+bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want);
 void ftlblk_flash_page(struct ftlblk_shard *sh, u32 ppn, void *buf,
 		       struct ftlblk_page_info *info);
 

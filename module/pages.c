@@ -440,7 +440,7 @@ again:
 			if (dev->reclaim) {
 				if (!gfpflags_allow_blocking(gfp))
 					return -ENOMEM;
-				if (dev->reclaim(dev))
+				if (dev->reclaim(dev, n - pooled))
 					goto again;
 			}
 			if (repooled || READ_ONCE(dev->pool_pages) <= pooled)

@@ -20,7 +20,7 @@
 need_module ftlblk
 need_cmd blkop pagegrep md5sum blkdiscard
 # 6.17+: five points on write zeroes with unmap, before: three.
-if kernel_at_least 6.17; then plan 46; else plan 44; fi
+if kernel_at_least 6.17; then plan 48; else plan 46; fi
 
 cleanup() {
 	for _d in rm sec r0 ml wz0; do
@@ -166,7 +166,7 @@ if kernel_at_least 6.17; then
 	echo 0 >"$Q/write_zeroes_unmap_max_bytes"
 	is "$(blkop write-zeroes "/dev/$D" 0 4096)" EOPNOTSUPP \
 		"write_zeroes_unmap_max_bytes=0: FALLOC_FL_WRITE_ZEROES EOPNOTSUPP"
-	W0=$(mkdev wz0 size=8 discard=0)
+	W0=$(mkdev wz0 size=8 pages_per_block=16 op_percent=25 discard=0)
 	is "$(cat "/sys/block/$W0/queue/write_zeroes_unmap_max_hw_bytes") $(blkop write-zeroes "/dev/$W0" 0 4096)" \
 		"0 EOPNOTSUPP" "discard=0: no unmap advertised, FALLOC_FL_WRITE_ZEROES EOPNOTSUPP"
 else
