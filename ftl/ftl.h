@@ -389,9 +389,10 @@ struct ftl_sanitize {
  * @res: if not NULL, receives what was done
  *
  * The range is unmapped as by ftl_unmap(), then, as flash must (only an
- * erase removes data), every block that holds a page of the range - its
- * current copies and every stale one a write, discard or relocation left
- * - has its other valid pages relocated and is erased; open blocks are
+ * erase removes data), every block that holds a stale page of the range -
+ * its copies until now, and every older one a write, discard or
+ * relocation left - has its other valid pages relocated and is erased (a
+ * valid page of the range is newer than the call: it stays); open blocks are
  * closed first. A block that cannot be erased (retired, or its erase
  * fails now) keeps its data: counted in @res->pages_left and
  * secure_erase_pages_left, never claimed erased. O(physical pages) to

@@ -17,7 +17,12 @@
  */
 #include "ftl_impl.h"
 
-/* Pages of block @b with data of [@lpn, @lpn + @count), valid or stale. */
+/*
+ * Stale pages of block @b that hold data of [@lpn, @lpn + @count). The
+ * range is unmapped before the scan, so a valid page of it is newer than
+ * the request (a partial page's rewrite, holding zeroes where the range
+ * was, or a write that raced it) and holds none of the data to erase.
+ */
 static u32 copies_in_block(const struct ftl *ftl, u32 b, u64 lpn, u64 count)
 {
 	const struct ftl_block *blk = &ftl->blocks[b];
@@ -26,7 +31,8 @@ static u32 copies_in_block(const struct ftl *ftl, u32 b, u64 lpn, u64 count)
 	for (i = 0; i < blk->write_ptr; i++) {
 		u32 l = ppn_recorded_lpn(ftl, first + i);
 
-		n += l != FTL_UNMAPPED && (u64)l - lpn < count;
+		n += l != FTL_UNMAPPED && (u64)l - lpn < count &&
+		     ppn_owner(ftl, first + i) == FTL_UNMAPPED;
 	}
 	return n;
 }

@@ -64,7 +64,7 @@ static ssize_t flash_read(struct file *file, char __user *ubuf, size_t count,
 	struct ftlblk_dev *dev = file->private_data;
 	unsigned int bytes = ftlblk_page_bytes(dev);
 	struct ftlblk_page_info info;
-	size_t done = 0;
+	ssize_t done = 0;
 	void *buf;
 
 	if (*ppos < 0)
@@ -72,7 +72,7 @@ static ssize_t flash_read(struct file *file, char __user *ubuf, size_t count,
 	buf = kmalloc(bytes, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	while (done < count) {
+	while ((size_t)done < count) {
 		u64 ppn = div_u64(*ppos, bytes);
 		u32 off = *ppos - ppn * bytes, local, n;
 		struct ftlblk_shard *sh = ppn_shard(dev, ppn, &local);
@@ -80,7 +80,7 @@ static ssize_t flash_read(struct file *file, char __user *ubuf, size_t count,
 		if (!sh)
 			break;
 		ftlblk_flash_page(sh, local, buf, &info);
-		n = min_t(size_t, bytes - off, count - done);
+		n = min_t(size_t, bytes - off, count - (size_t)done);
 		if (copy_to_user(ubuf + done, buf + off, n)) {
 			if (!done)
 				done = -EFAULT;
@@ -152,9 +152,13 @@ static bool map_page(struct ftlblk_dev *dev, u64 ppn, const char **state,
 /* The run starting at @ppn, at most one erase block long. */
 static bool map_run_at(struct ftlblk_dev *dev, u64 ppn, struct map_run *run)
 {
-	u64 end = round_down(ppn, dev->dealing.stripe) + dev->dealing.stripe;
 	const char *state;
-	u64 lpn;
+	u64 lpn, end;
+	u32 in_block;
+
+	/* pages_per_block need not be a power of two */
+	div_u64_rem(ppn, dev->dealing.stripe, &in_block);
+	end = ppn - in_block + dev->dealing.stripe;
 
 	if (!map_page(dev, ppn, &run->state, &run->lpn))
 		return false;

@@ -81,8 +81,9 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	lim->max_write_zeroes_sectors = rounddown(UINT_MAX >> SECTOR_SHIFT,
 						  dev->sectors_per_page);
 	/*
-	 * One request for the largest secure erase, so that its blocks are
-	 * scanned and erased once (secure_erase.c).
+	 * As large as write-zeroes (4 GiB less a page): a secure erase up to
+	 * that is one request, its blocks scanned and erased once
+	 * (secure_erase.c); a larger one is a request per 4 GiB.
 	 */
 	if (v[FTLBLK_SECURE_ERASE])
 		lim->max_secure_erase_sectors = lim->max_write_zeroes_sectors;

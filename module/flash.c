@@ -27,6 +27,9 @@
 
 #include "ftlblk.h"
 
+/* Stale pages one reclaim hold hands to limbo in one go (the rest singly). */
+#define LIMBO_RECLAIM_BATCH	64
+
 static struct page *frame_page(u32 v)
 {
 	return v ? pfn_to_page(v - 1) : NULL;
@@ -140,13 +143,14 @@ void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns)
  * @want: data pages the caller is short of
  *
  * Called at mem_limit_mib by ftlblk_pages_get() on the worker, never under
- * a shard's lock. Takes the shards in turn, one block (the stalest closed
- * one, ftl_reclaim_stale()) per lock hold, until @want stale pages are
- * freed or a whole round freed none. The pages go to limbo, reusable after
+ * a shard's lock; does nothing while the power is off. Takes the shards
+ * in turn, one block (the stalest closed one, ftl_reclaim_stale()) per
+ * lock hold, until @want stale pages are freed or a whole round freed
+ * none. The pages go to limbo, reusable after
  * a grace period. With timing=1 the relocations and erases are charged to
  * no request (as background GC).
  *
- * Return: true if it freed any stale page.
+ * Return: true if it gave back the memory of any stale page.
  */
 bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want)
 {
@@ -159,17 +163,23 @@ bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want)
 		round = 0;
 		for (i = 0; i < dev->dealing.nr && freed + round < want; i++) {
 			struct ftlblk_shard *sh = &dev->shards[i];
-			struct ftlblk_released rel = { NULL, 0 };
-			s64 n;
+			struct page *pages[LIMBO_RECLAIM_BATCH];
+			struct ftlblk_released rel = { pages, ARRAY_SIZE(pages) };
+			u64 before;
 
 			if (!READ_ONCE(sh->stale_pages))
 				continue;
 			ftlblk_lock(sh, &rel);
-			n = ftl_reclaim_stale(sh->ftl);
-			ftlblk_wearout_check(sh);
+			before = sh->stale_pages;
+			/* Nothing changes in the flash while the power is off. */
+			if (!READ_ONCE(dev->power_off)) {
+				ftl_reclaim_stale(sh->ftl);
+				ftlblk_wearout_check(sh);
+			}
+			/* The memory given back, not the core's page count. */
+			if (sh->stale_pages < before)
+				round += before - sh->stale_pages;
 			ftlblk_unlock(sh);
-			if (n > 0)
-				round += n;
 			cond_resched();
 		}
 		freed += round;

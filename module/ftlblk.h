@@ -120,7 +120,8 @@ struct ftlblk_counters {
  * @geo: the geometry, the shards' added up
  * @ctr: the device-level counters
  * @timing: the NAND timing model's counters (all 0 with timing=0)
- * @data_bytes: memory of the data pages the shards map
+ * @data_bytes: memory of the data pages the shards map, and with remanence=1
+ *	of the stale pages they keep
  * @pool_bytes: memory of the free data pages pooled for reuse and in limbo
  * @metadata_bytes: memory of the maps, page tables and cache indexes
  * @cached_pages: logical pages whose latest update is cached
@@ -742,6 +743,8 @@ void ftlblk_debugfs_add(struct ftlblk_dev *dev);
 void ftlblk_debugfs_remove(struct ftlblk_dev *dev);
 void ftlblk_debugfs_init(void);
 void ftlblk_debugfs_exit(void);
+
+/* wearout.c */
 void ftlblk_wearout_init(struct ftlblk_dev *dev);
 void ftlblk_wearout_exit(struct ftlblk_dev *dev);
 

@@ -72,7 +72,7 @@ static int __init ftlblk_init(void)
 	ftlblk_debugfs_init();
 	err = ftlblk_worker_init();
 	if (err)
-		return err;
+		goto free_debugfs;
 	err = ftlblk_devices_init();
 	if (err)
 		goto free_wq;
@@ -101,6 +101,7 @@ unregister:
 	ftlblk_devices_exit();
 free_wq:
 	ftlblk_worker_exit();
+free_debugfs:
 	ftlblk_debugfs_exit();
 	return err;
 }
