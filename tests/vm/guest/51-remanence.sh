@@ -20,7 +20,7 @@
 need_module ftlblk
 need_cmd blkop pagegrep md5sum blkdiscard
 # 6.17+: five points on write zeroes with unmap, before: three.
-if kernel_at_least 6.17; then plan 48; else plan 46; fi
+if kernel_at_least 6.17; then plan 50; else plan 48; fi
 
 cleanup() {
 	for _d in rm sec r0 ml wz0; do
@@ -136,7 +136,7 @@ is "$(page_sum "$C" 9) $(copies "$C" K)" "$(zero_sum) 0" \
 	"after a power cut page 9 still reads zeroes, K is still gone"
 
 # ---- remanence=0: the data of a superseded page is dropped -------------
-D0=$(mkdev r0 size=8 pages_per_block=16 op_percent=25 remanence=0)
+D0=$(mkdev r0 size=8 pages_per_block=24 op_percent=25 remanence=0)
 wpage "$D0" 3 G
 wpage "$D0" 3 H
 is "$(copies "$D0" G) $(copies "$D0" H) $(st "$D0" pages_stale)" "0 1 0" \
@@ -144,6 +144,11 @@ is "$(copies "$D0" G) $(copies "$D0" H) $(st "$D0" pages_stale)" "0 1 0" \
 is "$(map_lpns "$D0" 3 3 | tr " " "\n" | sort | tr "\n" " ")" "dropped:3+1 valid:3+1 " \
 	"map: page 3 valid, its old copy dropped"
 is "$(blkop secdiscard "/dev/$D0" 0 4096)" EOPNOTSUPP "secure_erase=0: BLKSECDISCARD EOPNOTSUPP"
+dd if=/dev/urandom of="/dev/$D0" bs=4096 count=100 seek=10 oflag=direct 2>/dev/null
+is "$(awk '{ if (int($1 / 24) != int(($1 + $2 - 1) / 24)) print }' "/sys/kernel/debug/ftlblk/$D0/flash_map")" "" \
+	"pages_per_block 24: no run of the map crosses an erase block"
+is "$(awk '$3 == "valid" { n += $2 } END { print n }' "/sys/kernel/debug/ftlblk/$D0/flash_map")" \
+	"$(st "$D0" valid_pages)" "the map's valid pages are valid_pages"
 
 # ---- mem_limit_mib: stale pages are reclaimed by erasing, not refused ---
 M=$(mkdev ml size=16 pages_per_block=16 remanence=1 mem_limit_mib=8)
