@@ -20,10 +20,10 @@
 need_module ftlblk
 need_cmd blkop pagegrep md5sum blkdiscard
 # 6.17+: five points on write zeroes with unmap, before: three.
-if kernel_at_least 6.17; then plan 50; else plan 48; fi
+if kernel_at_least 6.17; then plan 52; else plan 50; fi
 
 cleanup() {
-	for _d in rm sec r0 ml wz0; do
+	for _d in rm sec tm r0 ml wz0; do
 		[ -d "$CFS/$_d" ] && rmdir "$CFS/$_d"
 	done
 	rm -f /tmp/rm.ff /tmp/rm.rnd
@@ -134,6 +134,17 @@ echo 1 >"/sys/block/$C/ftl/power_cut"
 echo 0 >"/sys/block/$C/ftl/power_cut"
 is "$(page_sum "$C" 9) $(copies "$C" K)" "$(zero_sum) 0" \
 	"after a power cut page 9 still reads zeroes, K is still gone"
+
+# ---- timing=1: the request pays its erases -----------------------------
+TM=$(mkdev tm size=8 pages_per_block=16 op_percent=25 timing=1 secure_erase=1)
+wpage "$TM" 0 X
+wpage "$TM" 0 Y
+echo 1 >"/sys/block/$TM/ftl/reset_stats"
+is "$(blkop secdiscard "/dev/$TM" 0 4096) $(st "$TM" requests_timed)" "ok 1" \
+	"timing=1: BLKSECDISCARD of page 0 (two copies in one block), one request timed"
+lat=$(st "$TM" latency_ns_total) ebusy=$(st "$TM" erase_busy_ns)
+ok "its modeled latency ($lat ns) includes the block's erase (tBERS 2000000 ns; erase die time $ebusy ns)" \
+	test "$lat" -ge 2000000 -a "$ebusy" -gt 0
 
 # ---- remanence=0: the data of a superseded page is dropped -------------
 D0=$(mkdev r0 size=8 pages_per_block=24 op_percent=25 remanence=0)
