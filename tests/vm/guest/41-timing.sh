@@ -77,11 +77,16 @@ is "$(st "$T" requests_timed) $(st "$T" latency_ns_total)" "1 0" \
 	"an unmapped read costs no flash time"
 
 # Interleaved, three times each: TCG's speed drifts during a boot.
-lat_t=0 lat_s=0
-for _ in 1 2 3; do
-	lat_t=$(awk -v a="$lat_t" -v b="$(qd1_read_us "$T")" 'BEGIN { print a + b / 3 }')
-	lat_s=$(awk -v a="$lat_s" -v b="$(qd1_read_us "$S")" 'BEGIN { print a + b / 3 }')
+# Medians of 5 (a mean of 3 let one slow TCG round pass 30 %: seen once
+# on 6.12, 234.7 us against a bound of 231.4).
+# shellcheck disable=SC2086 # the samples: words on purpose
+median5() { printf '%s\n' $1 | sort -n | sed -n 3p; }
+lat_t= lat_s=
+for _ in 1 2 3 4 5; do
+	lat_t="$lat_t $(qd1_read_us "$T")"
+	lat_s="$lat_s $(qd1_read_us "$S")"
 done
+lat_t=$(median5 "$lat_t") lat_s=$(median5 "$lat_s")
 lat_r=$(qd1_read_us "$R")
 over=$(awk -v s="$lat_s" 'BEGIN { print s - 40.48 }')
 diag "QD1 4 KiB random read, median: timing=1 $lat_t us (model 70.48), read_us=20 $lat_s us (model 40.48: overhead $over us), timing=0 $lat_r us"
