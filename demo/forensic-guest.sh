@@ -52,8 +52,8 @@ measure() {
 	printf '%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n' "$1" "$2" \
 		$(($(wc -l </tmp/del.pages) * 4096)) $((valid * 4096)) \
 		$((stale * 4096)) $(($(wc -l </tmp/keep.pages) * 4096)) \
-		"$(cat /sys/block/$D/ftl/erases)" \
-		"$(cat /sys/block/$D/ftl/pages_discarded)" >>"$OUT"
+		"$(cat "/sys/block/$D/ftl/erases")" \
+		"$(cat "/sys/block/$D/ftl/pages_discarded")" >>"$OUT"
 	echo "forensic: $1 $2: deleted data in flash $(($(wc -l </tmp/del.pages) * 4)) KiB (valid $((valid * 4)), stale $((stale * 4)))"
 }
 

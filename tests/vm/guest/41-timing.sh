@@ -81,7 +81,7 @@ is "$(st "$T" requests_timed) $(st "$T" latency_ns_total)" "1 0" \
 # on 6.12, 234.7 us against a bound of 231.4).
 # shellcheck disable=SC2086 # the samples: words on purpose
 median5() { printf '%s\n' $1 | sort -n | sed -n 3p; }
-lat_t= lat_s=
+lat_t='' lat_s=''
 for _ in 1 2 3 4 5; do
 	lat_t="$lat_t $(qd1_read_us "$T")"
 	lat_s="$lat_s $(qd1_read_us "$S")"

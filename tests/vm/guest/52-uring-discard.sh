@@ -66,7 +66,7 @@ is "$(psum "$D" 64)$(psum "$D" 65)$(psum "$D" 66)$(psum "$D" 67)" \
 # Ordered: a discard linked after a write, 10 times; a write linked after
 # a discard; a discard drained after two writes.
 good=0
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for _ in 1 2 3 4 5 6 7 8 9 10; do
 	uring-discard "/dev/$D" w:100:7+link d:100:1 >/dev/null &&
 		[ "$(psum "$D" 100)" = "$(zero)" ] && good=$((good + 1))
 done
@@ -78,7 +78,7 @@ is "$(uring-discard "/dev/$D" w:102:7 w:103:7 d:102:2+drain | tr '\n' ' ')$(psum
 
 # Unlinked: whatever order the device saw; count the outcomes.
 zeroed=0 kept=0 odd=0
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	uring-discard "/dev/$D" w:110:5 d:110:1 >/dev/null || odd=$((odd + 1))
 	v=$(st "$D" valid_pages)
 	case $(psum "$D" 110) in
