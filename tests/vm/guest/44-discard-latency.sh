@@ -6,8 +6,9 @@
 # discard must take at most a quarter of the discard's duration; if the
 # discard held the lock in one go, some read would wait for nearly all of
 # it. Timings under TCG are noisy (a busy host stalls a vCPU for 100 ms
-# and more now and then), so this runs 5 times and the median round counts,
-# and the discard must take >= 100 ms for the check to mean anything.
+# and more now and then), so this runs 5 times and the median round counts;
+# only rounds whose discard took >= 100 ms mean anything, and most must
+# (on 7.2 two of five took 90 ms).
 #
 # With the scheduler "none" (ftlblk's default) requests are issued directly
 # from each submitter, so a read runs queue_rq beside the discard. A
@@ -85,24 +86,31 @@ wait $BG
 BG=
 diag "reads alone: $(cat /tmp/lat-base)"
 
-# rounds SCHED N: N rounds, then the checks on the median round (a vCPU
-# stall can spoil a round either way).
+# rounds SCHED N: N rounds, then the checks on the median of the rounds
+# whose discard took >= 100 ms (a vCPU stall can spoil a round either way;
+# a shorter discard says nothing about a batch), of which there must be
+# a majority.
 rounds() {
-	bad='' ratios='' short='' noreads=''
+	bad='' ratios='' short=0 noreads=''
 	for i in $(seq "$2"); do
 		round
 		diag "$1 round $i: $td ms discard; better reader: slowest of $n reads $max us"
-		[ "$td" -ge 100 ] || short="$short $td"
 		[ "${n:-0}" -gt 0 ] || noreads="$noreads $i"
+		if [ "$td" -lt 100 ]; then
+			short=$((short + 1))
+			continue
+		fi
 		# ratio of the slowest read to the discard, in thousandths
-		ratios="$ratios $((${max:-999999999} / (td > 0 ? td : 1)))"
+		ratios="$ratios $((${max:-999999999} / td))"
 	done
+	long=$(($2 - short))
 	# shellcheck disable=SC2086 # split on purpose
-	med=$(printf '%s\n' $ratios | sort -n | sed -n "$(($2 / 2 + 1))p")
+	med=$(printf '%s\n' $ratios | sort -n | sed -n "$((long / 2 + 1))p")
 	is "$bad" "" "$1: $2 rounds: fill 512 MiB, discard it all while reading (every step succeeded, all pages unmapped)"
 	is "$noreads" "" "$1: reads went on during every discard"
-	is "$short" "" "$1: every discard took >= 100 ms"
-	ok "$1: median round: slowest read <= 1/4 of the discard ($med/1000; rounds:$ratios)" test "$med" -le 250
+	ok "$1: most discards took >= 100 ms ($long of $2)" test "$long" -gt $(($2 / 2))
+	ok "$1: median of those: slowest read <= 1/4 of the discard (${med:-none}/1000; rounds:$ratios)" \
+		test "${med:-999999}" -le 250
 }
 rounds none 5
 ok "scheduler mq-deadline" sh -c "echo mq-deadline > /sys/block/$L/queue/scheduler"
