@@ -155,14 +155,18 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 {
 	struct ftl_geometry geo;
 	unsigned int i;
+	u64 freed;
 
 	for (i = 0; dev->shards && i < dev->dealing.nr; i++) {
 		struct ftlblk_shard *sh = &dev->shards[i];
 
 		if (sh->ftl && sh->data) {
 			ftl_get_geometry(sh->ftl, &geo);
-			ftlblk_pages_free_mapped(sh, geo.logical_pages);
-			ftlblk_stale_free_all(sh, geo.physical_pages);
+			freed = ftlblk_pages_free_table(dev, sh->data, geo.logical_pages);
+			sh->data_pages -= freed;
+			if (sh->stale)
+				sh->stale_pages -= ftlblk_pages_free_table(dev, sh->stale,
+									   geo.physical_pages);
 		}
 		ftl_destroy(sh->ftl);
 		WARN_ON(sh->data_pages || sh->stale_pages);

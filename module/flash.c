@@ -110,34 +110,6 @@ void ftlblk_stale_retired(struct ftlblk_shard *sh, u32 block)
 }
 
 /**
- * ftlblk_stale_free_all() - free every stale page, at removal
- * @sh: shard no reader can reach any more (see ftlblk_pages_free_mapped())
- * @nr_ppns: the shard's physical pages
- */
-void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns)
-{
-	struct page *batch[64];
-	unsigned int n = 0;
-	u64 ppn;
-
-	for (ppn = 0; sh->stale && ppn < nr_ppns; ppn++) {
-		struct page *page = frame_page(sh->stale[ppn]);
-
-		if (!page)
-			continue;
-		sh->stale[ppn] = 0;
-		sh->stale_pages--;
-		batch[n++] = page;
-		if (n == ARRAY_SIZE(batch)) {
-			ftlblk_pages_put(sh->dev, batch, n);
-			n = 0;
-			cond_resched();
-		}
-	}
-	ftlblk_pages_put(sh->dev, batch, n);
-}
-
-/**
  * ftlblk_reclaim_stale() - erase stale blocks until @want pages are freed
  * @dev: device
  * @want: data pages the caller is short of

@@ -688,7 +688,7 @@ void ftlblk_lock(struct ftlblk_shard *sh, struct ftlblk_released *rel)
 	__acquires(&sh->lock);
 void ftlblk_unlock(struct ftlblk_shard *sh) __releases(&sh->lock);
 void ftlblk_release_page(struct ftlblk_shard *sh, struct page *page);
-void ftlblk_pages_free_mapped(struct ftlblk_shard *sh, u64 nr_lpns);
+u64 ftlblk_pages_free_table(struct ftlblk_dev *dev, u32 *table, u64 n);
 int ftlblk_pool_init(struct ftlblk_dev *dev);
 void ftlblk_pool_free(struct ftlblk_dev *dev);
 extern const struct ftl_ops ftlblk_ftl_ops;
@@ -733,7 +733,6 @@ struct ftlblk_page_info {
 void ftlblk_stale_keep(struct ftlblk_shard *sh, u32 ppn, struct page *page);
 void ftlblk_stale_erased(struct ftlblk_shard *sh, u32 block);
 void ftlblk_stale_retired(struct ftlblk_shard *sh, u32 block);
-void ftlblk_stale_free_all(struct ftlblk_shard *sh, u64 nr_ppns);
 bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want);
 void ftlblk_flash_page(struct ftlblk_shard *sh, u32 ppn, void *buf,
 		       struct ftlblk_page_info *info);

@@ -525,38 +525,41 @@ void ftlblk_pages_put(struct ftlblk_dev *dev, struct page **pages,
 }
 
 /**
- * ftlblk_pages_free_mapped() - free every data page a shard maps, at
- * removal
- * @sh: shard of a device that no reader can reach any more (after
- *	del_gendisk(): no request runs, none is queued)
- * @nr_lpns: the shard's logical pages
+ * ftlblk_pages_free_table() - free every data page of a table of frames,
+ * at removal
+ * @dev: device that no reader can reach any more (after del_gendisk(): no
+ *	request runs, none is queued)
+ * @table: page frame number + 1 per entry, 0 for none (a shard's data[]
+ *	or stale[]); emptied
+ * @n: its entries
  *
  * With no reader left, no page needs a grace period: they go back at
  * once, a batch per pool_lock hold, rescheduling between batches, rather
  * than each by its own RCU callback through ftl_destroy()'s releases
  * (which then find data[] empty). Sleeps.
+ *
+ * Return: how many pages it freed.
  */
-void ftlblk_pages_free_mapped(struct ftlblk_shard *sh, u64 nr_lpns)
+u64 ftlblk_pages_free_table(struct ftlblk_dev *dev, u32 *table, u64 n)
 {
 	struct page *batch[LIMBO_BATCH];
-	unsigned int n = 0;
-	u64 lpn;
+	unsigned int in_batch = 0;
+	u64 i, freed = 0;
 
-	for (lpn = 0; lpn < nr_lpns; lpn++) {
-		struct page *page = ftlblk_data(sh, lpn);
-
-		if (!page)
+	for (i = 0; i < n; i++) {
+		if (!table[i])
 			continue;
-		sh->data[lpn] = 0;
-		sh->data_pages--;
-		batch[n++] = page;
-		if (n == ARRAY_SIZE(batch)) {
-			ftlblk_pages_put(sh->dev, batch, n);
-			n = 0;
+		batch[in_batch++] = pfn_to_page(table[i] - 1);
+		table[i] = 0;
+		freed++;
+		if (in_batch == ARRAY_SIZE(batch)) {
+			ftlblk_pages_put(dev, batch, in_batch);
+			in_batch = 0;
 			cond_resched();
 		}
 	}
-	ftlblk_pages_put(sh->dev, batch, n);
+	ftlblk_pages_put(dev, batch, in_batch);
+	return freed;
 }
 
 /**

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "errname.h"
+#include "uring.h"
 
 #ifndef BLOCK_URING_CMD_DISCARD
 #define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
@@ -41,45 +42,6 @@
 
 #define PAGE 4096
 #define MAX_OPS 64
-
-struct ring {
-	int fd;
-	struct io_uring_params p;
-	unsigned int *sq_tail, *sq_mask, *sq_array;
-	unsigned int *cq_head, *cq_tail, *cq_mask;
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
-};
-
-static int ring_setup(struct ring *r, unsigned int entries)
-{
-	void *sq, *cq;
-
-	memset(&r->p, 0, sizeof(r->p));
-	r->fd = syscall(__NR_io_uring_setup, entries, &r->p);
-	if (r->fd < 0)
-		return -1;
-	sq = mmap(NULL, r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		  IORING_OFF_SQ_RING);
-	cq = mmap(NULL, r->p.cq_off.cqes +
-		  r->p.cq_entries * sizeof(struct io_uring_cqe),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		  IORING_OFF_CQ_RING);
-	r->sqes = mmap(NULL, r->p.sq_entries * sizeof(struct io_uring_sqe),
-		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		       IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || r->sqes == MAP_FAILED)
-		return -1;
-	r->sq_tail = (unsigned int *)((char *)sq + r->p.sq_off.tail);
-	r->sq_mask = (unsigned int *)((char *)sq + r->p.sq_off.ring_mask);
-	r->sq_array = (unsigned int *)((char *)sq + r->p.sq_off.array);
-	r->cq_head = (unsigned int *)((char *)cq + r->p.cq_off.head);
-	r->cq_tail = (unsigned int *)((char *)cq + r->p.cq_off.tail);
-	r->cq_mask = (unsigned int *)((char *)cq + r->p.cq_off.ring_mask);
-	r->cqes = (struct io_uring_cqe *)((char *)cq + r->p.cq_off.cqes);
-	return 0;
-}
 
 /* Fill @sqe from OP @s; Return: 0, or -1 if @s is not an OP. */
 static int parse_op(const char *s, int fd, void *buf, struct io_uring_sqe *sqe)
@@ -129,7 +91,7 @@ int main(int argc, char **argv)
 	}
 	fd = open(argv[1], O_RDWR | O_DIRECT);
 	if (fd < 0 || posix_memalign((void **)&bufs, PAGE, (size_t)nops * PAGE) ||
-	    ring_setup(&r, MAX_OPS)) {
+	    ring_setup(&r, MAX_OPS, 0)) {
 		fprintf(stderr, "uring-discard: %s: %s\n", argv[1], strerror(errno));
 		return 2;
 	}

@@ -26,46 +26,7 @@
 #include <unistd.h>
 
 #include "errname.h"
-
-struct ring {
-	int fd;
-	struct io_uring_params p;
-	unsigned int *sq_tail, *sq_mask, *sq_array;
-	unsigned int *cq_head, *cq_tail, *cq_mask;
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
-};
-
-static int ring_setup(struct ring *r, unsigned int flags)
-{
-	void *sq, *cq;
-
-	memset(&r->p, 0, sizeof(r->p));
-	r->p.flags = flags;
-	r->fd = syscall(__NR_io_uring_setup, 4, &r->p);
-	if (r->fd < 0)
-		return -1;
-	sq = mmap(NULL, r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		  IORING_OFF_SQ_RING);
-	cq = mmap(NULL, r->p.cq_off.cqes +
-		  r->p.cq_entries * sizeof(struct io_uring_cqe),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		  IORING_OFF_CQ_RING);
-	r->sqes = mmap(NULL, r->p.sq_entries * sizeof(struct io_uring_sqe),
-		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		       IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || r->sqes == MAP_FAILED)
-		return -1;
-	r->sq_tail = (unsigned int *)((char *)sq + r->p.sq_off.tail);
-	r->sq_mask = (unsigned int *)((char *)sq + r->p.sq_off.ring_mask);
-	r->sq_array = (unsigned int *)((char *)sq + r->p.sq_off.array);
-	r->cq_head = (unsigned int *)((char *)cq + r->p.cq_off.head);
-	r->cq_tail = (unsigned int *)((char *)cq + r->p.cq_off.tail);
-	r->cq_mask = (unsigned int *)((char *)cq + r->p.cq_off.ring_mask);
-	r->cqes = (struct io_uring_cqe *)((char *)cq + r->p.cq_off.cqes);
-	return 0;
-}
+#include "uring.h"
 
 static long ms_since(const struct timespec *t0)
 {
@@ -108,7 +69,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(buf, 0x5a, len);
-	if (ring_setup(&r, flags)) {
+	if (ring_setup(&r, 4, flags)) {
 		fprintf(stderr, "uring-late: io_uring_setup: %s\n", strerror(errno));
 		return 2;
 	}
