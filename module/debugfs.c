@@ -138,11 +138,7 @@ static bool map_page(struct ftlblk_dev *dev, u64 ppn, const char **state,
 	sh = ppn_shard(dev, ppn, &local);
 	if (!sh)
 		return false;
-	spin_lock(&sh->lock);
-	info.state = ftl_page_state(sh->ftl, local, &info.lpn, &info.retired);
-	info.kept = info.state == FTL_PAGE_STALE && sh->stale &&
-		    sh->stale[local];
-	spin_unlock(&sh->lock);
+	ftlblk_flash_page(sh, local, NULL, &info);
 	*state = page_state_name(&info);
 	*lpn = info.lpn == FTL_UNMAPPED ? U64_MAX :
 	       ftl_shard_host_lpn(&dev->dealing, sh - dev->shards, info.lpn);

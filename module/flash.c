@@ -165,7 +165,7 @@ bool ftlblk_reclaim_stale(struct ftlblk_dev *dev, unsigned long want)
  * @ppn: the shard's physical page
  * @buf: receives its page_size bytes: its data if programmed (valid, or
  *	stale and kept), 0xff if erased, 0x00 if its data was dropped
- *	(remanence=0) or its program failed
+ *	(remanence=0) or its program failed; NULL for @info alone
  * @info: receives the page's state and logical page
  *
  * One lock hold and one page copy: a reader of the whole image stalls no
@@ -186,9 +186,9 @@ void ftlblk_flash_page(struct ftlblk_shard *sh, u32 ppn, void *buf,
 		page = frame_page(sh->stale[ppn]);
 		info->kept = page;
 	}
-	if (page)
+	if (buf && page)
 		memcpy(buf, page_address(page), bytes);
-	else
+	else if (buf)
 		memset(buf, info->state == FTL_PAGE_ERASED ? 0xff : 0, bytes);
 	spin_unlock(&sh->lock);
 }
