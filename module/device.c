@@ -9,7 +9,10 @@
  * Data lives in pages allocated on first write, one (or 2^page_order)
  * per flash page, found through each shard's page table data[], indexed
  * by logical page (pages.c); the FTL core decides which physical page
- * holds each logical page, and its GC moves only its own maps.
+ * holds each logical page, and its GC moves only its own maps. With
+ * remanence=1 a second table, stale[], by physical page, keeps superseded
+ * data until the erase (flash.c). A device's debugfs files (debugfs.c)
+ * are added after the disk and removed first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -2,9 +2,9 @@
 /*
  * ftlblk_wq: the requests queue_rq must not serve itself, because they may
  * sleep or take long: discards beyond one unmap batch or of partial pages
- * and every write-zeroes (discard.c), a flush with cached updates to write
- * back (power.c), and a write that found no memory without waiting
- * (rw.c). They may allocate with GFP_NOIO and reschedule between batches,
+ * and every write-zeroes (discard.c), every secure erase (secure_erase.c),
+ * a flush with cached updates to write back (power.c), and a write that
+ * found no memory without waiting (rw.c). They may allocate with GFP_NOIO and reschedule between batches,
  * so reads and writes keep flowing beside them. ftlblk_wq is
  * WQ_MEM_RECLAIM: under memory pressure its rescuer still runs it, which
  * a device holding swap needs, and GFP_NOIO lets it wait for reclaim
@@ -52,8 +52,8 @@ static void ftlblk_work(struct work_struct *work)
 
 /**
  * ftlblk_queue_work() - serve a started request on ftlblk_wq
- * @cmd: its PDU; a discard, write-zeroes or flush, or a write that found
- *	no memory without waiting
+ * @cmd: its PDU; a discard, write-zeroes, secure erase or flush, or a write
+ *	that found no memory without waiting
  */
 void ftlblk_queue_work(struct ftlblk_cmd *cmd)
 {
