@@ -4,8 +4,9 @@
  * sleep or take long: discards beyond one unmap batch or of partial pages
  * and every write-zeroes (discard.c), every secure erase (secure_erase.c),
  * a flush with cached updates to write back (power.c), and a write that
- * found no memory without waiting (rw.c). They may allocate with GFP_NOIO and reschedule between batches,
- * so reads and writes keep flowing beside them. ftlblk_wq is
+ * found no memory without waiting (rw.c). They may allocate with GFP_NOIO
+ * and reschedule between batches, so reads and writes keep flowing beside
+ * them. ftlblk_wq is
  * WQ_MEM_RECLAIM: under memory pressure its rescuer still runs it, which
  * a device holding swap needs, and GFP_NOIO lets it wait for reclaim
  * without recursing into block I/O.
