@@ -6,10 +6,9 @@
  * a flush with cached updates to write back (power.c), and a write that
  * found no memory without waiting (rw.c). They may allocate with GFP_NOIO
  * and reschedule between batches, so reads and writes keep flowing beside
- * them. ftlblk_wq is
- * WQ_MEM_RECLAIM: under memory pressure its rescuer still runs it, which
- * a device holding swap needs, and GFP_NOIO lets it wait for reclaim
- * without recursing into block I/O.
+ * them. ftlblk_wq is WQ_MEM_RECLAIM: under memory pressure its rescuer
+ * still runs it, which a device holding swap needs, and GFP_NOIO lets it
+ * wait for reclaim without recursing into block I/O.
  */
 #include <linux/blk-mq.h>
 #include <linux/workqueue.h>
