@@ -314,8 +314,7 @@ blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq)
  */
 blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq)
 {
-	bool nounmap = (rq->cmd_flags & REQ_NOUNMAP) ||
-		       !dev->cfg.val[FTLBLK_DISCARD];
+	bool nounmap = !ftlblk_zeroes_unmap(dev, rq);
 
 	ftlblk_count(dev, FTLBLK_PC_WRITE_ZEROES_REQUESTS, 1);
 	return zero_range(dev, blk_mq_rq_to_pdu(rq), blk_rq_pos(rq),

@@ -648,6 +648,16 @@ blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq,
 bool ftlblk_discard_is_quick(struct ftlblk_dev *dev, struct request *rq);
 blk_status_t ftlblk_discard(struct ftlblk_dev *dev, struct request *rq);
 blk_status_t ftlblk_write_zeroes(struct ftlblk_dev *dev, struct request *rq);
+
+/*
+ * Does write-zeroes @rq deallocate whole pages? Not with REQ_NOUNMAP, and
+ * not with discard=0 (a drive without deallocate programs the zeroes).
+ */
+static inline bool ftlblk_zeroes_unmap(struct ftlblk_dev *dev,
+				       struct request *rq)
+{
+	return !(rq->cmd_flags & REQ_NOUNMAP) && dev->cfg.val[FTLBLK_DISCARD];
+}
 blk_status_t ftlblk_zero_sectors(struct ftlblk_dev *dev, struct request *rq,
 				 sector_t sector, u64 nr_sects);
 

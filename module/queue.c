@@ -14,6 +14,21 @@
 #include <linux/blk-mq.h>
 
 #include "ftlblk.h"
+#include "trace.h"
+
+/* ftlblk_request: what the device was asked to do, as it will do it. */
+static void trace_request(struct ftlblk_dev *dev, struct request *rq)
+{
+	unsigned int flags = 0;
+
+	if (rq->cmd_flags & REQ_FUA)
+		flags |= FTLBLK_TRACE_FUA;
+	if (rq->cmd_flags & REQ_PREFLUSH)
+		flags |= FTLBLK_TRACE_PREFLUSH;
+	if (req_op(rq) == REQ_OP_WRITE_ZEROES && ftlblk_zeroes_unmap(dev, rq))
+		flags |= FTLBLK_TRACE_UNMAP;
+	trace_ftlblk_request(dev->disk, rq, flags);
+}
 
 static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 				    const struct blk_mq_queue_data *bd)
@@ -38,6 +53,8 @@ static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,
 							   BLK_STS_IOERR));
 		return BLK_STS_OK;
 	}
+	if (trace_ftlblk_request_enabled())
+		trace_request(dev, rq);
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 		sts = ftlblk_rw(dev, rq, false, GFP_NOWAIT);

@@ -3,9 +3,10 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-/* ftlblk_complete prints these request operations by number. */
+/* ftlblk_request and ftlblk_complete print these operations by number. */
 static_assert((__force unsigned int)REQ_OP_READ == 0);
 static_assert((__force unsigned int)REQ_OP_WRITE == 1);
 static_assert((__force unsigned int)REQ_OP_FLUSH == 2);
 static_assert((__force unsigned int)REQ_OP_DISCARD == 3);
+static_assert((__force unsigned int)REQ_OP_SECURE_ERASE == 5);
 static_assert((__force unsigned int)REQ_OP_WRITE_ZEROES == 9);

@@ -78,6 +78,46 @@ DEFINE_EVENT(ftlblk_block, ftlblk_bad_block,
 	     TP_PROTO(struct gendisk *disk, u32 block, u32 erase_count),
 	     TP_ARGS(disk, block, erase_count));
 
+/* Flags of ftlblk_request, in its "flags=" field. */
+#define FTLBLK_TRACE_FUA	0x1	/* REQ_FUA */
+#define FTLBLK_TRACE_PREFLUSH	0x2	/* REQ_PREFLUSH */
+#define FTLBLK_TRACE_UNMAP	0x4	/* write-zeroes served by unmapping */
+
+/*
+ * Every request the device accepts (the power on, the range good), in
+ * queue_rq's order, as the device sees it: its own op names, so a
+ * write-zeroes or a secure erase is not a write or a discard as in
+ * blktrace (which before 7.0 shows write-zeroes as a write and from 7.0
+ * drops it from version-1 traces). ftlsim replays it (--trace-format
+ * ftlblk).
+ */
+TRACE_EVENT(ftlblk_request,
+	    TP_PROTO(struct gendisk *disk, struct request *rq,
+		     unsigned int flags),
+	    TP_ARGS(disk, rq, flags),
+	    TP_STRUCT__entry(__string(disk, disk->disk_name)
+			     __field(sector_t, sector)
+			     __field(unsigned int, nr_sectors)
+			     __field(unsigned int, op)
+			     __field(unsigned int, flags)),
+	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
+			   __entry->sector = blk_rq_pos(rq);
+			   __entry->nr_sectors = blk_rq_sectors(rq);
+			   __entry->op = (__force unsigned int)req_op(rq);
+			   __entry->flags = flags;),
+	    TP_printk("%s op=%s sector=%llu nr_sectors=%u flags=%s",
+		      __get_str(disk),
+		      __print_symbolic(__entry->op, { 0, "read" },
+				       { 1, "write" }, { 2, "flush" },
+				       { 3, "discard" }, { 5, "secure-erase" },
+				       { 9, "write-zeroes" }),
+		      (unsigned long long)__entry->sector, __entry->nr_sectors,
+		      __print_flags(__entry->flags, "|",
+				    { FTLBLK_TRACE_FUA, "fua" },
+				    { FTLBLK_TRACE_PREFLUSH, "preflush" },
+				    { FTLBLK_TRACE_UNMAP, "unmap" }))
+);
+
 /*
  * With timing=1: a request's modeled latency, from queue_rq to the
  * completion of its last flash operation (the request ends then, or at

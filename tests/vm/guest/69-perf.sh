@@ -8,8 +8,8 @@ plan 8
 
 ok "modprobe ftlblk size=64" modprobe ftlblk size=64
 events=$(perf list 'ftlblk:*' 2>/dev/null | awk '/ftlblk:/ { print $1 }' | sort | tr '\n' ' ')
-is "$events" "ftlblk:ftlblk_bad_block ftlblk:ftlblk_complete ftlblk:ftlblk_discard ftlblk:ftlblk_erase ftlblk:ftlblk_gc " \
-	"perf list shows the five ftlblk tracepoints"
+is "$events" "ftlblk:ftlblk_bad_block ftlblk:ftlblk_complete ftlblk:ftlblk_discard ftlblk:ftlblk_erase ftlblk:ftlblk_gc ftlblk:ftlblk_request " \
+	"perf list shows the six ftlblk tracepoints"
 
 dd if=/dev/urandom of=/dev/ftlblk0 bs=1M count=8 oflag=direct 2>/dev/null
 ok "perf record -e ftlblk:ftlblk_discard during blkdiscard" \
