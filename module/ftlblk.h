@@ -658,6 +658,7 @@ static inline bool ftlblk_zeroes_unmap(struct ftlblk_dev *dev,
 {
 	return !(rq->cmd_flags & REQ_NOUNMAP) && dev->cfg.val[FTLBLK_DISCARD];
 }
+
 blk_status_t ftlblk_zero_sectors(struct ftlblk_dev *dev, struct request *rq,
 				 sector_t sector, u64 nr_sects);
 
