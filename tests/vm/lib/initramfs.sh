@@ -17,19 +17,22 @@ VM_TOOLS=(
 	mkfs.vfat mkfs.fat fsck.fat fsck.vfat fatlabel
 	mke2fs mkfs.ext4 e2fsck fsck.ext4 debugfs dumpe2fs tune2fs filefrag
 	blktrace blkparse btt sfdisk
-	kmod perf
+	kmod perf nvme
 	ftl_format ftl_check mtdinfo
 	mount umount
 	dmsetup cryptsetup mdadm truncate
 	mkswap swapon swapoff
 )
-VM_TOOLS_REQUIRED="dash bash mount umount mkswap swapon swapoff fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check dmsetup cryptsetup mdadm"
+VM_TOOLS_REQUIRED="dash bash mount umount mkswap swapon swapoff fio blkdiscard fstrim blockdev losetup mkfs.vfat fsck.fat mke2fs e2fsck debugfs dumpe2fs filefrag blktrace blkparse kmod ftl_format ftl_check dmsetup cryptsetup mdadm nvme"
 
 # Tools taken from Debian packages that are downloaded and unpacked into
 # the cache rather than installed on the host: mdadm's maintainer scripts
-# would rebuild the host's own initramfs and start its monitoring service.
-# Each entry: the tool, then its package.
-VM_TOOLS_UNPACKED=(mdadm:mdadm)
+# would rebuild the host's own initramfs and start its monitoring service;
+# nvme-cli's would write the host's NVMe host NQN and enable its
+# boot-time autoconnect service. Each entry: the tool, then its package,
+# then (comma-separated) packages of libraries it needs that the host
+# does not have.
+VM_TOOLS_UNPACKED=(mdadm:mdadm nvme:nvme-cli,libnvme1)
 
 # In-tree modules (their dependency closure, softdeps included, is added).
 VM_KMODS=(
@@ -42,30 +45,38 @@ VM_KMODS=(
 	dm-mod dm-crypt dm-thin-pool raid0 raid1 md-mod
 	af_alg algif_skcipher algif_hash xts aesni_intel ecb cbc
 	target_core_mod target_core_iblock tcm_loop
-	nvme
+	nvme nvmet nvmet-tcp nvme-tcp
 )
 # Algorithm modules that later kernels folded into lib/ or build in (the
-# CRC and hash implementations after 6.12): copied where they exist.
+# CRC and hash implementations after 6.12), and nvme-loop, which Debian
+# 12's 6.1 does not build (CONFIG_NVME_TARGET_LOOP unset; its tests use
+# nvmet-tcp there): copied where they exist.
 VM_KMODS_OPTIONAL=(
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
 	crc64_rocksoft_generic aes_generic sha256_generic sha512_generic
+	nvme-loop
 )
 
 # unpacked_tool NAME CACHE -> the path of tool NAME from its package in
 # VM_TOOLS_UNPACKED (apt-get download + dpkg-deb -x under CACHE/debs), or
 # nothing if it is not such a tool or cannot be had.
 unpacked_tool() {
-	local name=$1 cache=$2 e pkg dir p
+	local name=$1 cache=$2 e pkgs pkg dir p deb
 	for e in "${VM_TOOLS_UNPACKED[@]}"; do
 		[ "${e%%:*}" = "$name" ] || continue
-		pkg=${e#*:}
+		pkgs=${e#*:}
+		pkg=${pkgs%%,*}
 		dir=$cache/debs/$pkg
-		if [ ! -f "$dir/.done" ]; then
+		if [ ! -f "$dir/.done" ] || [ "$(cat "$dir/.done")" != "$pkgs" ]; then
 			rm -rf "$dir"
 			mkdir -p "$dir/root"
-			(cd "$dir" && apt-get download -q "$pkg" >/dev/null 2>&1) &&
-				dpkg-deb -x "$dir"/*.deb "$dir/root" &&
-				touch "$dir/.done" || return 0
+			# shellcheck disable=SC2086  # the package list
+			(cd "$dir" && apt-get download -q ${pkgs//,/ } >/dev/null 2>&1) ||
+				return 0
+			for deb in "$dir"/*.deb; do
+				dpkg-deb -x "$deb" "$dir/root" || return 0
+			done
+			echo "$pkgs" >"$dir/.done"
 		fi
 		for p in "$dir"/root/{usr/sbin,usr/bin,sbin,bin}/"$name"; do
 			[ -x "$p" ] && { echo "$p"; return 0; }
@@ -75,14 +86,20 @@ unpacked_tool() {
 
 # Copy one file into $root at the same path, following symlinks, and (for
 # ELF files) every shared library ldd names, the dynamic loader included.
+# With $3, an unpacked package tree: its libraries are found there and go
+# to their packaged path in $root.
 _copy_with_libs() {
-	local src=$1 root=$2 lib
+	local src=$1 root=$2 tree=${3:-} lib dst
+	local libpath=${tree:+$tree/usr/lib/x86_64-linux-gnu:$tree/lib/x86_64-linux-gnu}
 	mkdir -p "$root$(dirname "$src")"
 	cp -L "$src" "$root$src"
-	ldd "$src" 2>/dev/null | grep -o '/[^ )]*' | while read -r lib; do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+	LD_LIBRARY_PATH=$libpath ldd "$src" 2>/dev/null | grep -o '/[^ )]*' |
+	while read -r lib; do
+		dst=$lib
+		[ -n "$tree" ] && dst=${lib#"$tree"}
+		[ -e "$root$dst" ] && continue
+		mkdir -p "$root$(dirname "$dst")"
+		cp -L "$lib" "$root$dst"
 	done
 }
 
@@ -158,7 +175,7 @@ base_build() {
 				# into the guest at its packaged path
 				rm -f "$r/sbin/$t" "$r/bin/$t" "$r/usr/sbin/$t" "$r/usr/bin/$t"
 				mkdir -p "$r/usr/sbin"
-				_copy_with_libs "$unpacked" "$r"
+				_copy_with_libs "$unpacked" "$r" "${unpacked%/usr/*bin/*}"
 				mv "$r$unpacked" "$r/usr/sbin/$t"
 				rm -rf "${r:?}$cache"
 				continue
