@@ -72,11 +72,14 @@ static void usage(FILE *f)
 "Trace replay (instead of a synthetic workload; README.md, Trace replay):\n"
 "  --trace FILE          replay a block trace (- for stdin), request by\n"
 "                        request, mapped to flash pages as ftlblk does\n"
-"  --trace-format F      blkparse | iolog | msr (required with --trace)\n"
+"  --trace-format F      blkparse | iolog | msr | ftlblk (required with\n"
+"                        --trace; ftlblk: the module's ftlblk_request\n"
+"                        events, with write-zeroes and secure erase)\n"
 "  --blkparse-event E    blkparse event that is a request: D (dispatch,\n"
 "                        default), C (completion) or Q (queued bio)\n"
 "  --trace-dump          print each parsed request (LINE OP SECTOR COUNT)\n"
-"                        instead of replaying\n"
+"                        instead of replaying; OP: read, write, discard,\n"
+"                        write-zeroes, write-zeroes-unmap, secure-erase\n"
 "Output:\n"
 "  --json                one JSON object on stdout\n"
 "  --csv FILE            time series: host_writes, waf_so_far, free_blocks,\n"
@@ -429,8 +432,8 @@ void parse_args(struct opts *o, int argc, char **argv)
 		case O_TRACE_FORMAT:
 			o->trace_format = trace_format_parse(optarg);
 			if (o->trace_format < 0)
-				bad("unknown trace format '%s' (blkparse, iolog, msr)",
-				    optarg);
+				bad("unknown trace format '%s' (blkparse, "
+				    "iolog, msr, ftlblk)", optarg);
 			break;
 		case O_TRACE_EVENT:
 			if (strcmp(optarg, "D") && strcmp(optarg, "C") &&
@@ -464,7 +467,8 @@ void parse_args(struct opts *o, int argc, char **argv)
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind]);
 	if (o->trace && o->trace_format < 0)
-		bad("%s", "--trace needs --trace-format blkparse|iolog|msr");
+		bad("%s", "--trace needs --trace-format "
+		    "blkparse|iolog|msr|ftlblk");
 	if (!o->trace && (o->trace_format >= 0 || o->trace_dump))
 		bad("%s", "--trace-format and --trace-dump need --trace FILE");
 	if (o->trace && o->workload_given)

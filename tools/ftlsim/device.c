@@ -77,6 +77,64 @@ s64 simdev_discard(struct simdev *d, u64 lpn, u64 count, bool unmap)
 	return sum;
 }
 
+/* A shard's part of a device range: its logical pages [lo, hi]. */
+struct simdev_part {
+	u64 lo;
+	u64 hi;
+	bool any;
+};
+
+/* The module's split_by_shard() (secure_erase.c). */
+static void simdev_split(const struct simdev *d, u64 first, u64 last,
+			 struct simdev_part *parts)
+{
+	u64 lpn = first;
+
+	while (lpn <= last) {
+		u64 n = ftl_shard_run(&d->dealing, lpn), local;
+		struct simdev_part *p;
+
+		n = n < last - lpn + 1 ? n : last - lpn + 1;
+		p = &parts[ftl_shard_of(&d->dealing, lpn, &local)];
+		if (!p->any)
+			p->lo = local;
+		p->any = true;
+		p->hi = local + n - 1;
+		lpn += n;
+	}
+}
+
+/* The module's erase_shard_copies(): every block, a window per call. */
+static int simdev_erase_copies(struct ftl *ftl, const struct simdev_part *p,
+			       u32 window)
+{
+	struct ftl_sanitize res = { 0 };
+	struct ftl_geometry geo;
+	int err = 0;
+	u32 b;
+
+	ftl_get_geometry(ftl, &geo);
+	for (b = 0; b < geo.physical_blocks && !err; b += window)
+		err = ftl_secure_erase_blocks(ftl, p->lo, p->hi - p->lo + 1, b,
+					      window, &res);
+	return err;
+}
+
+int simdev_secure_erase_blocks(struct simdev *d, u64 first, u64 last,
+			       u32 window)
+{
+	struct simdev_part parts[FTL_MAX_SHARDS] = { 0 };
+	int err = 0;
+	u32 i;
+
+	simdev_split(d, first, last, parts);
+	for (i = 0; i < d->dealing.nr && !err; i++)
+		if (parts[i].any)
+			err = simdev_erase_copies(d->shard[i], &parts[i],
+						  window);
+	return err;
+}
+
 enum ftl_read_only simdev_read_only(const struct simdev *d)
 {
 	enum ftl_read_only ro;

@@ -68,6 +68,16 @@ static inline bool simdev_mapped(struct simdev *d, u64 lpn)
 /* ftl_discard() (or ftl_unmap(), @unmap) of a range, shard by shard. */
 s64 simdev_discard(struct simdev *d, u64 lpn, u64 count, bool unmap);
 
+/*
+ * ftl_secure_erase_blocks() for device logical pages [@first, @last],
+ * already unmapped, as the module's ftlblk_secure_erase() calls it: shard
+ * by shard in order, each shard holding some of the pages over its own
+ * run of them (the dealing gives each shard one run of consecutive local
+ * pages), across all its blocks in windows of @window blocks.
+ */
+int simdev_secure_erase_blocks(struct simdev *d, u64 first, u64 last,
+			       u32 window);
+
 /* The first shard's read-only state that is not FTL_WRITABLE. */
 enum ftl_read_only simdev_read_only(const struct simdev *d);
 void simdev_get_stats(const struct simdev *d, struct ftl_stats *st);

@@ -79,7 +79,7 @@ static void for_each_request(struct sim *s, FILE *f,
 
 static void dump_one(struct sim *s, const struct trace_req *req)
 {
-	printf("%llu %s %llu %llu\n", (ULL)s->tp.line, trace_op_name(req->op),
+	printf("%llu %s %llu %llu\n", (ULL)s->tp.line, trace_req_name(req),
 	       (ULL)req->sector, (ULL)req->nr_sects);
 }
 
@@ -95,12 +95,11 @@ static void replay_one(struct sim *s, const struct trace_req *req)
 		char msg[200];
 
 		snprintf(msg, sizeof(msg), "%s %llu + %llu: %s",
-			 trace_op_name(req->op), (ULL)req->sector,
+			 trace_req_name(req), (ULL)req->sector,
 			 (ULL)req->nr_sects, why ? why : strerror(-err));
 		trace_fail(s, msg);
 	}
-	if (s->rp.write_requests + s->rp.discard_requests +
-	    s->rp.read_requests >= trace_next_sample) {
+	if (replay_requests(&s->rp) >= trace_next_sample) {
 		sample(s, trace_csv);
 		trace_next_sample += trace_interval;
 	}

@@ -2,25 +2,37 @@
 /*
  * replay.c - trace requests onto the FTL core, page by page as ftlblk does.
  *
- * The module (module/rw.c, discard.c), for a request of sectors [s, s + n):
+ * The module (module/rw.c, discard.c, secure_erase.c), for a request of
+ * sectors [s, s + n):
  *  - READ: per flash page touched, ftl_read() (host_pages_read, and
  *    unmapped_reads for a page without data);
  *  - WRITE: per flash page touched, ftl_write(): a whole page is
  *    programmed, a partial one read-modify-written (one program either
  *    way, host_pages_written + 1);
- *  - DISCARD (one range): whole pages go to ftl_discard() first, in
- *    batches (pages_discarded, valid_pages_discarded); then
- *    the partly covered first and last pages are zero_partial_page()d:
- *    nothing if unmapped; else the covered sectors are zeroed and the page
- *    is programmed again (host_pages_written), or unmapped with
- *    ftl_unmap() (not counted as a discard) if it is now all zeroes; every
- *    sector of them counts in sectors_zeroed either way. (The block layer
- *    sends the partial head of an unaligned discard as a range of its own
- *    in the same request; the module does the whole pages of all ranges
- *    first, which comes to the same order.)
+ *  - DISCARD (one range), zero_range(discard): whole pages go to
+ *    ftl_discard() first, in batches (pages_discarded,
+ *    valid_pages_discarded); then the partly covered first and last pages
+ *    are zero_partial_page()d: nothing if unmapped; else the covered
+ *    sectors are zeroed and the page is programmed again
+ *    (host_pages_written), or unmapped with ftl_unmap() (not counted as a
+ *    discard) if it is now all zeroes; every sector of them counts in
+ *    sectors_zeroed either way. (The block layer sends the partial head
+ *    of an unaligned discard as a range of its own in the same request;
+ *    the module does the whole pages of all ranges first, which comes to
+ *    the same order.)
+ *  - WRITE ZEROES with unmap, zero_range(!discard, !nounmap): the same
+ *    with ftl_unmap() for the whole pages, and no sectors_zeroed;
+ *  - WRITE ZEROES without unmap (REQ_NOUNMAP, or discard=0),
+ *    zero_range(!discard, nounmap): every page of the range programmed
+ *    with ftl_write(), whole ones first, partial ones read-modify-written
+ *    whether mapped or not; every page stays mapped, even all zeroes;
+ *  - SECURE ERASE: a write-zeroes with unmap, then, shard by shard,
+ *    ftl_secure_erase_blocks() over every block in windows: each block
+ *    holding a stale copy of a page of the range (the partial ones too)
+ *    has its valid pages relocated and is erased.
  * A page is "all zeroes" here when none of its sectors was written since
- * it was last unmapped, or all that were have been zeroed by discards:
- * the simulator holds no data and takes every written sector as holding
+ * it was last unmapped, or all that were have been zeroed since: the
+ * simulator holds no data and takes every written sector as holding
  * some non-zero byte (iolog-replay writes such data). A trace that
  * writes sectors of zeroes can leave a page mapped here that the module
  * unmaps.
@@ -74,72 +86,200 @@ int replay_fill(struct replay *r)
 	return 0;
 }
 
-/* The module's zero_partial_page() for a discard. */
-static int zero_partial(struct replay *r, u64 lpn, u32 first, u32 count)
+/*
+ * The module's zero_partial_page(): zero sectors [@first, @first + @count)
+ * of page @lpn. An unmapped page already reads zeroes; a page left all
+ * zeroes is unmapped (not a discard), unless @keep_mapped: then the page
+ * is programmed, mapped or not.
+ */
+static int zero_partial(struct replay *r, u64 lpn, u32 first, u32 count,
+			bool discard, bool keep_mapped)
+{
+	u32 ppn;
+	s64 ret;
+	int err;
+
+	if (discard)
+		r->sectors_zeroed += count;
+	if (!keep_mapped && !simdev_mapped(r->ftl, lpn))
+		return 0;
+	r->nonzero[lpn] &= ~sector_bits(first, count);
+	if (!keep_mapped && !r->nonzero[lpn]) {
+		ret = simdev_discard(r->ftl, lpn, 1, true);
+		return ret < 0 ? (int)ret : 0;
+	}
+	err = simdev_write(r->ftl, lpn, &ppn);
+	if (!err)
+		r->rmw_pages++;
+	return err;
+}
+
+/* The module's write_zero_pages(): zeroes programmed, page by page. */
+static int write_zero_pages(struct replay *r, u64 lpn, u64 count)
 {
 	u32 ppn;
 	int err;
 
-	r->sectors_zeroed += count;
-	if (!simdev_mapped(r->ftl, lpn))
-		return 0;
-	r->nonzero[lpn] &= ~sector_bits(first, count);
-	if (r->nonzero[lpn]) {
+	for (; count; lpn++, count--) {
 		err = simdev_write(r->ftl, lpn, &ppn);
 		if (err)
 			return err;
-		r->rmw_pages++;
-	} else {
-		simdev_discard(r->ftl, lpn, 1, true);
+		r->nonzero[lpn] = 0;
 	}
 	return 0;
 }
 
-/* The module's zero_range() with discard set, nounmap clear. */
-static int discard(struct replay *r, u64 sector, u64 nr)
+/*
+ * The module's unmap_pages(): ftl_discard(), or ftl_unmap() for a
+ * write-zeroes, in batches that each stay in one shard (the module holds
+ * one shard's lock at a time).
+ */
+static int unmap_pages(struct replay *r, u64 lpn, u64 count, bool discard)
+{
+	while (count) {
+		u64 n = count < REPLAY_UNMAP_BATCH ? count : REPLAY_UNMAP_BATCH;
+		s64 ret;
+
+		if (n > ftl_shard_run(&r->ftl->dealing, lpn))
+			n = ftl_shard_run(&r->ftl->dealing, lpn);
+		ret = simdev_discard(r->ftl, lpn, n, !discard);
+		if (ret < 0)
+			return (int)ret;
+		memset(&r->nonzero[lpn], 0, n * sizeof(*r->nonzero));
+		lpn += n;
+		count -= n;
+	}
+	return 0;
+}
+
+/*
+ * The module's zero_range(): the whole pages first (unmapped, or with
+ * @nounmap programmed with zeroes), then the partly covered first and
+ * last pages; the module keeps that order because unmapping frees the
+ * memory a partial page needs, and the order decides where GC strikes.
+ * @discard: a discard (counted as one; sectors_zeroed).
+ */
+static int zero_range(struct replay *r, u64 sector, u64 nr, bool discard,
+		      bool nounmap)
 {
 	u32 spp = r->sectors_per_page;
 	u64 end = sector + nr, lpn = sector / spp, last = (end - 1) / spp;
 	u32 head = (u32)(sector % spp), tail = (u32)((end - 1) % spp) + 1;
 	u64 first_whole = head ? lpn + 1 : lpn;
 	u64 last_whole = tail != spp ? last - 1 : last;
-	int err;
+	int err = 0;
 
 	if (lpn == last && (head || tail != spp))
-		return zero_partial(r, lpn, head, tail - head);
-	/* Whole pages first: they free memory the partial ones may need. */
-	while (first_whole <= last_whole && last_whole != U64_MAX) {
-		u64 n = last_whole - first_whole + 1;
-		s64 ret;
+		return zero_partial(r, lpn, head, tail - head, discard,
+				    nounmap);
+	if (first_whole <= last_whole)
+		err = nounmap ? write_zero_pages(r, first_whole,
+						 last_whole - first_whole + 1) :
+		      unmap_pages(r, first_whole, last_whole - first_whole + 1,
+				  discard);
+	if (!err && head)
+		err = zero_partial(r, lpn, head, spp - head, discard, nounmap);
+	if (!err && tail != spp)
+		err = zero_partial(r, last, 0, tail, discard, nounmap);
+	return err;
+}
 
-		if (n > REPLAY_UNMAP_BATCH)
-			n = REPLAY_UNMAP_BATCH;
-		/* The module holds one shard's lock at a time. */
-		if (n > ftl_shard_run(&r->ftl->dealing, first_whole))
-			n = ftl_shard_run(&r->ftl->dealing, first_whole);
-		ret = simdev_discard(r->ftl, first_whole, n, false);
-		if (ret < 0)
-			return (int)ret;
-		for (u64 i = first_whole; i < first_whole + n; i++)
-			r->nonzero[i] = 0;
-		first_whole += n;
+/*
+ * The module's ftlblk_secure_erase(): zeroes over the range as a
+ * write-zeroes with unmap (ftlblk_zero_sectors()), then every old copy of
+ * its pages, the partial first and last included, erased (the module
+ * writes its cache back in between; ftlsim models none).
+ */
+static int secure_erase(struct replay *r, u64 sector, u64 nr)
+{
+	u32 spp = r->sectors_per_page;
+	int err = zero_range(r, sector, nr, false, false);
+
+	if (err)
+		return err;
+	return simdev_secure_erase_blocks(r->ftl, sector / spp,
+					  (sector + nr - 1) / spp,
+					  REPLAY_SE_WINDOW);
+}
+
+/* A discard, write-zeroes or secure erase: the range reads zeroes. */
+static int zeroes(struct replay *r, const struct trace_req *req)
+{
+	u64 pos = req->sector, nr = req->nr_sects;
+
+	switch (req->zero) {
+	case TRACE_ZERO_DISCARD:
+		r->discard_requests++;
+		r->discard_sectors += nr;
+		return zero_range(r, pos, nr, true, false);
+	case TRACE_ZERO_UNMAP:
+	case TRACE_ZERO_PROGRAM:
+		r->write_zeroes_requests++;
+		r->write_zeroes_sectors += nr;
+		return zero_range(r, pos, nr, false,
+				  req->zero == TRACE_ZERO_PROGRAM);
+	case TRACE_ZERO_SECURE:
+		r->secure_erase_requests++;
+		r->secure_erase_sectors += nr;
+		return secure_erase(r, pos, nr);
 	}
-	if (head) {
-		err = zero_partial(r, lpn, head, spp - head);
+	return -EINVAL;
+}
+
+/* The module's ftlblk_rw() for a read: one ftl_read() per page. */
+static int read_pages(struct replay *r, u64 pos, u64 left)
+{
+	u32 spp = r->sectors_per_page;
+	u32 ppn;
+	int err;
+
+	r->read_requests++;
+	r->read_sectors += left;
+	while (left) {
+		u32 off = (u32)(pos % spp);
+		u64 len = spp - off < left ? spp - off : left;
+
+		err = simdev_read(r->ftl, pos / spp, &ppn);
 		if (err)
 			return err;
+		pos += len;
+		left -= len;
 	}
-	if (tail != spp)
-		return zero_partial(r, last, 0, tail);
+	return 0;
+}
+
+/* ... and for a write: one ftl_write() per page, partial ones too. */
+static int write_pages(struct replay *r, u64 pos, u64 left)
+{
+	u32 spp = r->sectors_per_page;
+	u32 ppn;
+	int err;
+
+	r->write_requests++;
+	r->write_sectors += left;
+	while (left) {
+		u32 off = (u32)(pos % spp);
+		u64 len = spp - off < left ? spp - off : left;
+		u64 lpn = pos / spp;
+
+		err = simdev_write(r->ftl, lpn, &ppn);
+		if (err)
+			return err;
+		if (len != spp)
+			r->rmw_pages++;
+		/* an unmapped page read as zeroes before the write */
+		r->nonzero[lpn] |= sector_bits(off, (u32)len);
+		pos += len;
+		left -= len;
+	}
 	return 0;
 }
 
 int replay_req(struct replay *r, const struct trace_req *req,
 	       const char **why)
 {
-	u32 spp = r->sectors_per_page;
 	u64 pos = req->sector, left = req->nr_sects;
-	int err = 0;
+	int err;
 
 	if (!left)
 		return 0;
@@ -149,44 +289,17 @@ int replay_req(struct replay *r, const struct trace_req *req,
 	}
 	switch (req->op) {
 	case TRACE_DISCARD:
-		r->discard_requests++;
-		r->discard_sectors += left;
-		err = discard(r, pos, left);
+		if ((unsigned int)req->zero > TRACE_ZERO_SECURE) {
+			*why = "unknown request type";
+			return -EINVAL;
+		}
+		err = zeroes(r, req);
 		break;
 	case TRACE_READ:
-		r->read_requests++;
-		r->read_sectors += left;
-		while (left) {
-			u32 off = (u32)(pos % spp);
-			u64 len = spp - off < left ? spp - off : left;
-			u32 ppn;
-
-			err = simdev_read(r->ftl, pos / spp, &ppn);
-			if (err)
-				break;
-			pos += len;
-			left -= len;
-		}
+		err = read_pages(r, pos, left);
 		break;
 	case TRACE_WRITE:
-		r->write_requests++;
-		r->write_sectors += left;
-		while (left) {
-			u32 off = (u32)(pos % spp);
-			u64 len = spp - off < left ? spp - off : left;
-			u64 lpn = pos / spp;
-			u32 ppn;
-
-			err = simdev_write(r->ftl, lpn, &ppn);
-			if (err)
-				break;
-			if (len != spp)
-				r->rmw_pages++;
-			/* an unmapped page read as zeroes before the write */
-			r->nonzero[lpn] |= sector_bits(off, (u32)len);
-			pos += len;
-			left -= len;
-		}
+		err = write_pages(r, pos, left);
 		break;
 	default:
 		*why = "unknown request type";

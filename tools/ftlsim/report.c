@@ -55,14 +55,17 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 		       trace_format_name((enum trace_format)o->trace_format));
 		JU("trace_lines", s->tp.line);
 		JU("trace_lines_skipped", s->tp.skipped);
-		JU("trace_requests", r->read_requests + r->write_requests +
-		   r->discard_requests);
+		JU("trace_requests", replay_requests(r));
 		JU("read_requests", r->read_requests);
 		JU("write_requests", r->write_requests);
 		JU("discard_requests", r->discard_requests);
+		JU("write_zeroes_requests", r->write_zeroes_requests);
+		JU("secure_erase_requests", r->secure_erase_requests);
 		JU("read_sectors", r->read_sectors);
 		JU("write_sectors", r->write_sectors);
 		JU("discard_sectors", r->discard_sectors);
+		JU("write_zeroes_sectors", r->write_zeroes_sectors);
+		JU("secure_erase_sectors", r->secure_erase_sectors);
 		JU("sectors_zeroed", r->sectors_zeroed);
 		JU("rmw_pages", r->rmw_pages);
 	}
@@ -138,6 +141,26 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	printf("}\n");
 }
 
+/*
+ * Write-zeroes and secure erases (the ftlblk format only): what they
+ * asked and what the secure erases did, under sysfs's names.
+ */
+static void print_zeroes(struct sim *s, const struct ftl_stats *st)
+{
+	const struct replay *r = &s->rp;
+
+	if (s->o->trace_format != TRACE_FTLBLK && !r->write_zeroes_requests &&
+	    !r->secure_erase_requests)
+		return;
+	printf("zeroes:    %llu write-zeroes (%llu sectors), %llu secure "
+	       "erases (%llu sectors): %llu blocks erased, %llu pages "
+	       "relocated, %llu left\n", (ULL)r->write_zeroes_requests,
+	       (ULL)r->write_zeroes_sectors, (ULL)r->secure_erase_requests,
+	       (ULL)r->secure_erase_sectors, (ULL)st->secure_erase_blocks,
+	       (ULL)st->secure_erase_relocations,
+	       (ULL)st->secure_erase_pages_left);
+}
+
 void print_human(struct sim *s, const struct ftl_stats *st,
 			double elapsed, u64 measured)
 {
@@ -178,6 +201,7 @@ void print_human(struct sim *s, const struct ftl_stats *st,
 		       (ULL)r->read_requests, (ULL)r->read_sectors,
 		       (ULL)r->write_requests, (ULL)r->write_sectors,
 		       (ULL)r->discard_requests, (ULL)r->discard_sectors);
+		print_zeroes(s, st);
 		printf("pages:     %llu read (%llu unmapped), %llu partial-page "
 		       "programs, %llu discarded (%llu held data), %llu sectors "
 		       "zeroed\n", (ULL)st->host_pages_read,

@@ -23,6 +23,8 @@ int trace_format_parse(const char *name)
 		return TRACE_IOLOG;
 	if (!strcmp(name, "msr"))
 		return TRACE_MSR;
+	if (!strcmp(name, "ftlblk"))
+		return TRACE_FTLBLK;
 	return -1;
 }
 
@@ -32,6 +34,7 @@ const char *trace_format_name(enum trace_format format)
 	case TRACE_BLKPARSE: return "blkparse";
 	case TRACE_IOLOG: return "iolog";
 	case TRACE_MSR: return "msr";
+	case TRACE_FTLBLK: return "ftlblk";
 	}
 	return "?";
 }
@@ -42,6 +45,19 @@ const char *trace_op_name(enum trace_op op)
 	case TRACE_READ: return "read";
 	case TRACE_WRITE: return "write";
 	case TRACE_DISCARD: return "discard";
+	}
+	return "?";
+}
+
+const char *trace_req_name(const struct trace_req *req)
+{
+	if (req->op != TRACE_DISCARD)
+		return trace_op_name(req->op);
+	switch (req->zero) {
+	case TRACE_ZERO_DISCARD: return "discard";
+	case TRACE_ZERO_UNMAP: return "write-zeroes-unmap";
+	case TRACE_ZERO_PROGRAM: return "write-zeroes";
+	case TRACE_ZERO_SECURE: return "secure-erase";
 	}
 	return "?";
 }
@@ -410,6 +426,176 @@ static int parse_msr(struct trace_parser *p, char **t, int n,
 	return fail(p, "unknown type '%.40s' (Read, Write)", t[3]);
 }
 
+/* ---- ftlblk: the module's ftlblk:ftlblk_request tracepoint ---------------
+ *
+ *   fio-345 [001] ..... 123.456800: ftlblk_request: ftlblk0 op=write-zeroes
+ *       sector=0 nr_sectors=16 flags=unmap                   (one line)
+ *   ftlblk0 op=write sector=8 nr_sectors=8 flags=fua|preflush
+ *
+ * A trace_pipe line (the part before the event name varies with the
+ * kernel and its trace options) or the same stripped to begin at the disk
+ * name. Other events of a trace_pipe line and '#' comments (the trace
+ * file's header) are skipped.
+ */
+#define FTLBLK_EVENT	"ftlblk_request: "
+
+/*
+ * Is @s a trace_pipe line ("TASK-PID [CPU] FLAGS SECS.USECS: EVENT:
+ * ...")? Its timestamp ends in ':', and so does the event's name after it.
+ */
+static bool is_event_line(const char *s)
+{
+	char tmp[32];
+	uint64_t v;
+	size_t l;
+
+	for (s += strspn(s, " \t"); *s; s += strspn(s, " \t")) {
+		l = strcspn(s, " \t");
+		if (l >= 2 && l <= sizeof(tmp) && s[l - 1] == ':') {
+			memcpy(tmp, s, l - 1);
+			tmp[l - 1] = '\0';
+			/* a counter clock's timestamp has no '.' */
+			if (is_time(tmp) || parse_dec(tmp, &v)) {
+				s += l + strspn(s + l, " \t");
+				l = strcspn(s, " \t");
+				return l >= 2 && s[l - 1] == ':';
+			}
+		}
+		s += l;
+	}
+	return false;
+}
+
+/* The value of "KEY=VALUE" token @tok, or NULL if its key is not @key. */
+static const char *ftlblk_field(const char *tok, const char *key)
+{
+	size_t l = strlen(key);
+
+	return !strncmp(tok, key, l) && tok[l] == '=' ? tok + l + 1 : NULL;
+}
+
+/* flags=: fua and preflush change nothing in a replay; note unmap. */
+static int ftlblk_flags(struct trace_parser *p, const char *s, bool *unmap)
+{
+	*unmap = false;
+	while (*s) {
+		size_t l = strcspn(s, "|");
+
+		if (l == 5 && !strncmp(s, "unmap", 5))
+			*unmap = true;
+		else if (!(l == 3 && !strncmp(s, "fua", 3)) &&
+			 !(l == 8 && !strncmp(s, "preflush", 8)))
+			return fail(p, "unknown flag '%.*s' (fua, preflush, unmap)",
+				    (int)(l < 40 ? l : 40), s);
+		s += l;
+		if (*s == '|' && !*++s)
+			return fail(p, "flags= ends in '|'");
+	}
+	return 0;
+}
+
+/*
+ * op= and its unmap flag into @req's op and zero; 0 for a flush (no
+ * request). The module deallocates for a write-zeroes only with "unmap"
+ * (no REQ_NOUNMAP, and discard=1); without it, it programs zeroes.
+ */
+static int ftlblk_op(struct trace_parser *p, const char *op, bool unmap,
+		     struct trace_req *req)
+{
+	bool zeroes = !strcmp(op, "write-zeroes"), flush = !strcmp(op, "flush");
+
+	req->op = TRACE_DISCARD;
+	if (zeroes)
+		req->zero = unmap ? TRACE_ZERO_UNMAP : TRACE_ZERO_PROGRAM;
+	else if (!strcmp(op, "secure-erase"))
+		req->zero = TRACE_ZERO_SECURE;
+	else if (!strcmp(op, "read"))
+		req->op = TRACE_READ;
+	else if (!strcmp(op, "write"))
+		req->op = TRACE_WRITE;
+	else if (!flush && strcmp(op, "discard"))
+		return fail(p, "unknown op '%.40s' (read, write, flush, discard, "
+			    "secure-erase, write-zeroes)", op);
+	if (unmap && !zeroes)
+		return fail(p, "flag 'unmap' on op=%s (only write-zeroes has "
+			    "it)", op);
+	return !flush;
+}
+
+/* One disk's trace: the first request line names it. */
+static int ftlblk_disk(struct trace_parser *p, const char *disk)
+{
+	if (strchr(disk, '=') || strlen(disk) >= TRACE_DISK_MAX)
+		return fail(p, "bad disk name '%.40s' (want 'DISK op=OP "
+			    "sector=N nr_sectors=N flags=F')", disk);
+	if (!p->disk[0])
+		strcpy(p->disk, disk);
+	else if (strcmp(disk, p->disk))
+		return fail(p, "event of device %s in a trace of %s (replay "
+			    "one device's trace)", disk, p->disk);
+	return 0;
+}
+
+/* "DISK op=OP sector=N nr_sectors=N flags=F", split into @t. */
+static int ftlblk_request(struct trace_parser *p, char **t, int n,
+			  struct trace_req *req)
+{
+	const char *op, *sec, *nr, *flags;
+	uint64_t sector, nr_sects;
+	bool unmap;
+	int ret;
+
+	if (n != 5 || !(op = ftlblk_field(t[1], "op")) ||
+	    !(sec = ftlblk_field(t[2], "sector")) ||
+	    !(nr = ftlblk_field(t[3], "nr_sectors")) ||
+	    !(flags = ftlblk_field(t[4], "flags")))
+		return fail(p, "want 'DISK op=OP sector=N nr_sectors=N "
+			    "flags=F' (ftlblk_request)");
+	if (ftlblk_disk(p, t[0]) || ftlblk_flags(p, flags, &unmap))
+		return -1;
+	if (!parse_dec(sec, &sector))
+		return fail(p, "bad sector '%.40s'", sec);
+	if (!parse_dec(nr, &nr_sects))
+		return fail(p, "bad nr_sectors '%.40s'", nr);
+	if (sector + nr_sects < sector)
+		return fail(p, "sector %llu + %llu overflows",
+			    (unsigned long long)sector,
+			    (unsigned long long)nr_sects);
+	ret = ftlblk_op(p, op, unmap, req);
+	if (ret < 0)
+		return ret;
+	if (!ret || !nr_sects) {
+		p->skipped++;		/* a flush, or no range */
+		return 0;
+	}
+	req->sector = sector;
+	req->nr_sects = nr_sects;
+	return 1;
+}
+
+static int parse_ftlblk(struct trace_parser *p, char *buf,
+			struct trace_req *req)
+{
+	char *s = buf + strspn(buf, " \t"), *ev = strstr(s, FTLBLK_EVENT);
+	char *tok[MAX_TOKENS];
+	int n;
+
+	if (!*s || *s == '#') {
+		p->skipped++;		/* blank, or the trace file's header */
+		return 0;
+	}
+	if (ev) {
+		s = ev + strlen(FTLBLK_EVENT);
+	} else if (strstr(s, "[LOST ")) {
+		return fail(p, "the trace lost events: it is incomplete");
+	} else if (is_event_line(s)) {
+		p->skipped++;		/* another event */
+		return 0;
+	}
+	n = split(s, " \t", false, tok, MAX_TOKENS);
+	return ftlblk_request(p, tok, n, req);
+}
+
 int trace_parse_line(struct trace_parser *p, const char *s, size_t len,
 		     struct trace_req *req)
 {
@@ -429,6 +615,9 @@ int trace_parse_line(struct trace_parser *p, const char *s, size_t len,
 		return fail(p, "NUL byte in line");
 	memcpy(buf, s, len);
 	buf[len] = '\0';
+	/* a task name may hold blanks: ftlblk splits after the event name */
+	if (p->format == TRACE_FTLBLK)
+		return parse_ftlblk(p, buf, req);
 	if (p->format == TRACE_MSR)
 		n = split(buf, ",", true, tok, MAX_TOKENS);
 	else
@@ -450,6 +639,8 @@ int trace_parse_line(struct trace_parser *p, const char *s, size_t len,
 		return parse_iolog(p, tok, n, req);
 	case TRACE_MSR:
 		return parse_msr(p, tok, n, req);
+	case TRACE_FTLBLK:
+		break;
 	}
 	return fail(p, "unknown trace format");
 }

@@ -3,7 +3,9 @@
  * tracefile.h - parsers for block I/O traces, one line at a time.
  *
  * Formats: blkparse text (as `blkparse -i` prints it by default), fio
- * iolog version 2 and 3, MSR Cambridge CSV. Every line becomes at most one
+ * iolog version 2 and 3, MSR Cambridge CSV, and the ftlblk module's own
+ * ftlblk:ftlblk_request tracepoint (trace_pipe lines, or the same stripped
+ * to begin at the disk name). Every line becomes at most one
  * request in 512-byte sectors; anything the parser cannot take is an
  * error naming the line. Plain C with <stdint.h> only, so that the guest
  * tool tests/vm/tools/iolog-replay.c compiles the very same parser.
@@ -19,6 +21,7 @@ enum trace_format {
 	TRACE_BLKPARSE,
 	TRACE_IOLOG,
 	TRACE_MSR,
+	TRACE_FTLBLK,
 };
 
 enum trace_op {
@@ -27,9 +30,27 @@ enum trace_op {
 	TRACE_DISCARD,
 };
 
+/*
+ * How a TRACE_DISCARD request makes its range read zeroes. Only the
+ * ftlblk format tells a write-zeroes or a secure erase from a discard
+ * (the module serves all three with zero_range(), module/discard.c); the
+ * other formats give TRACE_ZERO_DISCARD. A field of its own, not more
+ * trace_op values: a tool that only moves data (the guest's iolog-replay
+ * switches on the three ops) rightly takes each of them as "the range
+ * reads zeroes", and only the replay needs to know how.
+ */
+enum trace_zero {
+	TRACE_ZERO_DISCARD,	/* discard: whole pages ftl_discard()ed */
+	TRACE_ZERO_UNMAP,	/* write-zeroes deallocating whole pages */
+	TRACE_ZERO_PROGRAM,	/* write-zeroes programming zeroes (NOUNMAP) */
+	TRACE_ZERO_SECURE,	/* secure erase: as UNMAP, then old copies erased */
+};
+
 /**
  * struct trace_req - one request of a trace
- * @op: read, write or discard
+ * @op: read, write or discard (a request after which the range reads
+ *	zeroes)
+ * @zero: for TRACE_DISCARD, which kind (TRACE_ZERO_DISCARD otherwise)
  * @sector: first 512-byte sector
  * @nr_sects: length in sectors, > 0
  * @file: iolog only: index of the file name in the parser's table (the
@@ -37,6 +58,7 @@ enum trace_op {
  */
 struct trace_req {
 	enum trace_op op;
+	enum trace_zero zero;
 	uint64_t sector;
 	uint64_t nr_sects;
 	unsigned int file;
@@ -44,6 +66,7 @@ struct trace_req {
 
 #define TRACE_MAX_FILES	16
 #define TRACE_NAME_MAX	256
+#define TRACE_DISK_MAX	32	/* the kernel's DISK_NAME_LEN */
 
 /**
  * struct trace_parser - state of one parse
@@ -55,11 +78,12 @@ struct trace_req {
  * @have_dev: blkparse: a request line was seen, @dev_major/@dev_minor set
  * @dev_major: blkparse: the device of the first request line
  * @dev_minor: and its minor number
+ * @disk: ftlblk: the disk name of the first request line, "" before
  * @in_summary: blkparse: past the per-CPU summary that ends its output
  * @nfiles: iolog: file names seen
  * @files: iolog: the names
  * @skipped: lines that were valid but make no request (flushes, file
- *	actions, other blkparse events, headers, comments)
+ *	actions, other blkparse or ftlblk events, headers, comments)
  * @err: after an error, the reason (without the line number)
  */
 struct trace_parser {
@@ -69,6 +93,7 @@ struct trace_parser {
 	int iolog_version;
 	bool have_dev;
 	unsigned int dev_major, dev_minor;
+	char disk[TRACE_DISK_MAX];
 	bool in_summary;
 	unsigned int nfiles;
 	char files[TRACE_MAX_FILES][TRACE_NAME_MAX];
@@ -76,10 +101,16 @@ struct trace_parser {
 	char err[160];
 };
 
-/* "blkparse", "iolog", "msr"; -1 for anything else. */
+/* "blkparse", "iolog", "msr", "ftlblk"; -1 for anything else. */
 int trace_format_parse(const char *name);
 const char *trace_format_name(enum trace_format format);
 const char *trace_op_name(enum trace_op op);
+/*
+ * A request's name, for --trace-dump and messages: trace_op_name(), or
+ * for a discard of another kind "write-zeroes" (programming zeroes),
+ * "write-zeroes-unmap" or "secure-erase".
+ */
+const char *trace_req_name(const struct trace_req *req);
 
 /* @action: blkparse event letter, 0 for the default ('D'). */
 void trace_parser_init(struct trace_parser *p, enum trace_format format,

@@ -2,12 +2,16 @@
 """Trace replay tests for ftlsim (run from validate.py, same report()).
 
   - each parser (blkparse with D, C and Q events, fio iolog v2 and v3, MSR
-    CSV) on a small sample: `ftlsim --trace-dump` must list exactly the
-    requests of the sample, with their line numbers;
+    CSV, the module's ftlblk_request events as trace_pipe lines and
+    stripped) on a small sample: `ftlsim --trace-dump` must list exactly
+    the requests of the sample, with their line numbers;
   - bad lines: exit status 1 and "FILE:LINE: reason" naming the line;
   - replay: the counters of two tiny traces against expectations worked
     out by hand below (partial pages, discards of whole and partial pages,
     reads; garbage collection with relocations);
+  - write-zeroes (with and without unmap) and secure erase (one FTL and
+    two shards, partial pages, --remanence) of the ftlblk format: counters
+    worked out by hand from module/discard.c and secure_erase.c;
   - the sanitizer build replays the samples with ftl_check();
   - iolog-replay (the guest tool) on a regular file: its --dry-run lists
     what ftlsim --trace-dump lists, the file ends up holding what the log
@@ -104,6 +108,37 @@ MSR = """\
 MSR_WANT = [(1, "write", 7564384, 8), (2, "read", 2, 128),
             (3, "write", 0, 1)]
 
+# The module's ftlblk:ftlblk_request events: trace_pipe lines (what
+# precedes the event name varies: task, [cpu], flags, timestamp; a task
+# name may hold blanks), the trace file's '#' header, other ftlblk events
+# (skipped), and the same events stripped to begin at the disk name.
+FTLBLK = """\
+# tracer: nop
+#
+#                                _-----=> irqs-off/BH-disabled
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+   kworker/0:1-12    [000] .....   123.456789: ftlblk_request: ftlblk0 op=write sector=2048 nr_sectors=8 flags=
+            fio-345  [001] d..1.   123.456800: ftlblk_request: ftlblk0 op=write-zeroes sector=0 nr_sectors=16 flags=unmap
+            fio-345  [001] .....   123.456900: ftlblk_request: ftlblk0 op=secure-erase sector=64 nr_sectors=64 flags=
+            fio-345  [001] .....   123.456950: ftlblk_discard: ftlblk0 sector=64 nr_sectors=64
+            fio-345  [001] .....   123.457000: ftlblk_request: ftlblk0 op=write sector=8 nr_sectors=8 flags=fua|preflush
+   Web Content-77    [001] .....   123.457100: ftlblk_request: ftlblk0 op=flush sector=0 nr_sectors=0 flags=preflush
+            fio-345  [001] .....   123.457200: ftlblk_complete: ftlblk0 op=write sector=8 nr_sectors=8 pages=1 latency_ns=650000
+  kworker/u4:2-9     [000] .....       98765: ftlblk_gc: ftlblk0 block=3 relocated=2 reason=gc
+ftlblk0 op=write-zeroes sector=24 nr_sectors=4 flags=
+ftlblk0 op=discard sector=8 nr_sectors=8 flags=
+ftlblk0 op=read sector=0 nr_sectors=32 flags=
+ftlblk0 op=write sector=40 nr_sectors=0 flags=
+"""
+FTLBLK_WANT = [(6, "write", 2048, 8), (7, "write-zeroes-unmap", 0, 16),
+               (8, "secure-erase", 64, 64), (10, "write", 8, 8),
+               (14, "write-zeroes", 24, 4), (15, "discard", 8, 8),
+               (16, "read", 0, 32)]
+# lines without a request: the 5 of the header, 3 other events, the
+# flush and the write of 0 sectors
+FTLBLK_SKIPPED = 10
+
 # (format, text, line number named in the error, part of the message)
 IOLOG_OK_HEAD = "fio version 2 iolog\n/dev/x add\n"
 BAD = [
@@ -133,6 +168,29 @@ BAD = [
     ("msr", "1,hm,0,Trim,0,4096,1\n", 1, "unknown type"),
     ("msr", "1,hm,0,Read,-512,4096,1\n", 1, "bad offset"),
     ("msr", "1,hm,0,Read,512,4000,1\n", 1, "not a multiple of 512"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags=\n"
+     "ftlblk0 op=trim sector=0 nr_sectors=8 flags=\n", 2, "unknown op"),
+    ("ftlblk", "  fio-1 [000] ..... 1.000001: ftlblk_request: ftlblk0 "
+     "op=write sector=0 nr_sectors=8\n", 1, "want 'DISK op=OP"),
+    ("ftlblk", "ftlblk0 op=write nr_sectors=8 flags=\n", 1,
+     "want 'DISK op=OP"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags=\n"
+     "ftlblk0 op=read sector=0 nr_sectors=8 flags=\n"
+     "  fio-1 [000] ..... 1.000001: ftlblk_request: ftlblk1 op=write "
+     "sector=0 nr_sectors=8 flags=\n", 3,
+     "event of device ftlblk1 in a trace of ftlblk0"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags=sync\n", 1,
+     "unknown flag 'sync'"),
+    ("ftlblk", "ftlblk0 op=discard sector=0 nr_sectors=8 flags=unmap\n", 1,
+     "flag 'unmap' on op=discard"),
+    ("ftlblk", "ftlblk0 op=write sector=-8 nr_sectors=8 flags=\n", 1,
+     "bad sector"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags=fua|\n", 1,
+     "ends in '|'"),
+    ("ftlblk", "ftlblk0 op=read sector=0 nr_sectors=8 flags=\n"
+     "CPU:1 [LOST 12 EVENTS]\n", 2, "lost events"),
+    ("ftlblk", "ftlblk0 op=write-zeroes sector=%d nr_sectors=8 flags=\n" %
+     (1024 * 8 - 4), 1, "beyond the end of the device"),
 ]
 
 # ---- replay expectations, by hand ----------------------------------------
@@ -225,6 +283,150 @@ REPLAY_B_WANT = {"host_pages_written": 15, "nand_pages_written": 17,
                  "valid_pages": 0, "write_requests": 8,
                  "discard_requests": 1}
 
+
+# ---- the ftlblk format: write-zeroes and secure erase, by hand -------------
+#
+# Each trace below in the stripped form ("ftlblk0 op=..."); "host" =
+# host_pages_written, "rmw" = rmw_pages (partial-page programs). The module
+# (module/discard.c) serves a write-zeroes with zero_range(): with unmap
+# like a discard but with ftl_unmap() (no pages_discarded, no
+# sectors_zeroed); without, every page of the range is programmed and
+# stays mapped, partial ones even when unmapped before.
+
+def ftlblk_trace(reqs):
+    return "".join("ftlblk0 op=%s sector=%d nr_sectors=%d flags=%s\n" % r
+                   for r in reqs)
+
+
+# Trace Z1, write-zeroes with unmap (64 pages of 8 sectors, as trace A):
+#  1 write pages 0-7                                    host 8
+#  2 write-zeroes sectors 4-43: pages 1-4 whole, ftl_unmap(): valid 4;
+#    page 0 sectors 4-7 and page 5 sectors 40-43 partial, their other
+#    sectors hold data: programmed                      host 10, rmw 2
+#  3 read pages 1-4: unmapped                           read 4, unmapped 4
+#  4 write-zeroes sectors 0-3: page 0 now all zeroes (its sectors 4-7
+#    were zeroed in 2): unmapped, not programmed        valid 3
+#  5 read page 0: unmapped                              read 5, unmapped 5
+REPLAY_Z1 = ftlblk_trace([("write", 0, 64, ""),
+                          ("write-zeroes", 4, 40, "unmap"),
+                          ("read", 8, 32, ""),
+                          ("write-zeroes", 0, 4, "unmap"),
+                          ("read", 0, 8, "")])
+REPLAY_Z1_WANT = {"host_pages_written": 10, "rmw_pages": 2,
+                  "valid_pages": 3, "host_pages_read": 5,
+                  "unmapped_reads": 5, "pages_discarded": 0,
+                  "discard_calls": 0, "valid_pages_discarded": 0,
+                  "sectors_zeroed": 0, "write_zeroes_requests": 2,
+                  "write_zeroes_sectors": 44, "discard_requests": 0,
+                  "write_requests": 1, "trace_requests": 5}
+
+# Trace Z2, write-zeroes without unmap (REQ_NOUNMAP, or discard=0):
+#  1 write pages 0, 1                                   host 2
+#  2 write-zeroes sectors 4-27: pages 1, 2 whole programmed (2 unmapped
+#    before), then page 0 sectors 4-7 and page 3 sectors 24-27 (unmapped:
+#    programmed all the same)                           host 6, rmw 2
+#  3 read pages 0-3: all mapped                         read 4, unmapped 0
+#  4 discard sectors 0-3: page 0 all zeroes now: ftl_unmap()
+#  5 discard sectors 24-27: page 3 held only zeroes: ftl_unmap();
+#    sectors_zeroed 8 (discards count them, write-zeroes do not)
+#  6 write-zeroes page 4 whole, never written: programmed   host 7
+#  valid: pages 1, 2, 4
+REPLAY_Z2 = ftlblk_trace([("write", 0, 16, ""),
+                          ("write-zeroes", 4, 24, ""),
+                          ("read", 0, 32, ""),
+                          ("discard", 0, 4, ""),
+                          ("discard", 24, 4, ""),
+                          ("write-zeroes", 32, 8, "")])
+REPLAY_Z2_WANT = {"host_pages_written": 7, "nand_pages_written": 7,
+                  "rmw_pages": 2, "host_pages_read": 4,
+                  "unmapped_reads": 0, "valid_pages": 3,
+                  "sectors_zeroed": 8, "pages_discarded": 0,
+                  "discard_requests": 2, "write_zeroes_requests": 2,
+                  "write_zeroes_sectors": 32}
+
+# Secure erase (module/secure_erase.c): the range zeroed as a write-zeroes
+# with unmap, then every block holding a stale copy of one of its pages
+# (partial ones included) has its valid pages relocated and is erased.
+# 16 pages of 8 sectors, 4 pages per block, op 100 %: 8 blocks, no GC.
+SE_ARGS = ["--logical-pages", 16, "--pages-per-block", 4,
+           "--op-percent", 100, "--wl-threshold", 0, "--remanence"]
+# Trace S1: pages 0-3 (block X), 8-11 (X2), then 8 and 0 again (block Y,
+# open: {8', 0'}; X and X2 each hold a stale copy). Secure erase of page
+# 0: unmapped (0' stale too); X holds a copy: its pages 1-3 relocated,
+# erased; X2 holds none; Y holds 0': closed, 8' relocated, erased. 2
+# blocks, 4 relocations; NAND 10 + 4. pages_stale (--remanence) is 1:
+# X2's old page 8, outside the range; as a discard instead, 3.
+REPLAY_S1 = ftlblk_trace([("write", 0, 32, ""), ("write", 64, 32, ""),
+                          ("write", 64, 8, ""), ("write", 0, 8, ""),
+                          ("secure-erase", 0, 8, "")])
+REPLAY_S1_WANT = {"host_pages_written": 10, "nand_pages_written": 14,
+                  "secure_erase_requests": 1, "secure_erase_sectors": 8,
+                  "secure_erase_blocks": 2, "secure_erase_relocations": 4,
+                  "secure_erase_pages_left": 0, "secure_erases": 1,
+                  "erases": 2, "pages_stale": 1, "valid_pages": 7,
+                  "gc_relocations": 0, "discard_requests": 0,
+                  "pages_discarded": 0}
+# Trace S2, partial pages: pages 0-3 (X), 0-1 again (Y {0', 1'}). Secure
+# erase of sectors 4-11 (the second half of page 0, the first of page 1):
+# no whole page; both partial pages hold data elsewhere: read-modify-
+# written (host 8, rmw 2; Y full: {0', 1', 0'', 1''}). X holds old copies
+# (pages 2, 3 relocated), Y too (0'', 1'' relocated): 2 blocks, 4
+# relocations, nothing stale left.
+REPLAY_S2 = ftlblk_trace([("write", 0, 32, ""), ("write", 0, 16, ""),
+                          ("secure-erase", 4, 8, "")])
+REPLAY_S2_WANT = {"host_pages_written": 8, "nand_pages_written": 12,
+                  "rmw_pages": 2, "secure_erase_blocks": 2,
+                  "secure_erase_relocations": 4, "erases": 2,
+                  "pages_stale": 0, "valid_pages": 4}
+# Trace S3 on 32 pages: pages 0-7, then 2 and 5 again; secure erase of
+# pages 2-5. One FTL: blocks {0-3}, {4-7} (2 valid pages each relocated)
+# and the open {2', 5'} erased: 3 blocks, 4 relocations. With --shards 2
+# pages 0-3 are shard 0's and 4-7 shard 1's (stripes of a block): each
+# shard erases its {0-3} block (2 relocations) and its open {2'} or {5'}:
+# 4 blocks, and each shard counts a secure erase.
+REPLAY_S3 = ftlblk_trace([("write", 0, 64, ""), ("write", 16, 8, ""),
+                          ("write", 40, 8, ""),
+                          ("secure-erase", 16, 32, "")])
+SE3_ARGS = ["--logical-pages", 32] + SE_ARGS[2:]
+REPLAY_S3_WANT = {
+    1: {"secure_erase_blocks": 3, "secure_erase_relocations": 4,
+        "secure_erases": 1, "erases": 3, "valid_pages": 4,
+        "pages_stale": 0, "nand_pages_written": 14},
+    2: {"secure_erase_blocks": 4, "secure_erase_relocations": 4,
+        "secure_erases": 2, "erases": 4, "valid_pages": 4,
+        "pages_stale": 0, "nand_pages_written": 14}}
+
+# Trace S4, --shards 2, a range in a later stripe: pages 0-15 (shard 0:
+# 0-3, 8-11 as its pages 0-7; shard 1: 4-7, 12-15), then 4 and 13 again
+# (shard 1's open block {4', 13'}). Secure erase of page 13, shard 1's
+# page 5: its block {12-15} (3 relocations) and the open one (4'
+# relocated) are erased; the old page 4 in shard 1's block {4-7} is not
+# of the range and stays (pages_stale 1). Only shard 1 is called.
+REPLAY_S4 = ftlblk_trace([("write", 0, 128, ""), ("write", 32, 8, ""),
+                          ("write", 104, 8, ""),
+                          ("secure-erase", 104, 8, "")])
+REPLAY_S4_WANT = {"secure_erase_blocks": 2, "secure_erase_relocations": 4,
+                  "secure_erases": 1, "erases": 2, "pages_stale": 1,
+                  "valid_pages": 15, "nand_pages_written": 22}
+
+
+def iolog_as_ftlblk(text, full):
+    """An iolog's requests as ftlblk_request events: trace_pipe lines
+    (@full) or stripped ones."""
+    out = []
+    for n, ln in enumerate(text.splitlines()):
+        f = ln.split()
+        ops = {"write": "write", "read": "read", "trim": "discard"}
+        if len(f) != 4 or f[1] not in ops:
+            continue
+        op = ops[f[1]]
+        ev = "ftlblk0 op=%s sector=%d nr_sectors=%d flags=" % (
+            op, int(f[2]) // SECTOR, int(f[3]) // SECTOR)
+        if full:
+            ev = ("  fio-%d  [001] d..1. %6d.%06d: ftlblk_request: " %
+                  (100 + n, 17, n)) + ev
+        out.append(ev)
+    return "\n".join(out) + "\n"
 
 def _dump(run, path, fmt, extra=()):
     p = run(["--trace", path, "--trace-format", fmt, "--trace-dump"] +
@@ -379,8 +581,90 @@ def run_trace_tests(run, report, san=None, iolog_replay=None):
                        "ASan/UBSan replay of %s: exit %d %s" %
                        (name, p.returncode, p.stderr.strip()[-1000:]))
 
+        test_ftlblk(run, report, san, write)
         if iolog_replay:
             test_iolog_replay(run, report, iolog_replay, d, write)
+
+
+def _replay_json(run, args, path, fmt, binary=None):
+    p = run(args + ["--trace", path, "--trace-format", fmt, "--json",
+                    "--check"], binary=binary, check=False)
+    return p, (json.loads(p.stdout) if p.returncode == 0 else {})
+
+
+def _counters(run, report, label, args, path, want):
+    p, j = _replay_json(run, args, path, "ftlblk")
+    bad = {k: (j.get(k), v) for k, v in want.items() if j.get(k) != v}
+    report(p.returncode == 0 and not bad,
+           "replay %s: %s%s" % (label, "all %d counters as worked out by "
+                                "hand" % len(want) if not bad else
+                                "got/want %s" % bad, p.stderr.strip()))
+    return j
+
+
+# The sample's device: 2 MiB (its write at sector 2048 is in page 256).
+SAMPLE_ARGS = ["--size", "2M", "--pages-per-block", 4, "--op-percent", 50]
+
+
+def test_ftlblk(run, report, san, write):
+    """The ftlblk format: parsing, write-zeroes, secure erase."""
+    path = write("sample.ftlblk", FTLBLK)
+    p, got = _dump(run, path, "ftlblk")
+    report(p.returncode == 0 and got == FTLBLK_WANT,
+           "ftlblk parser (trace_pipe lines, stripped lines, header, other "
+           "events, flush): %s (want %s)%s" % (got, FTLBLK_WANT,
+                                               p.stderr.strip()))
+    p, j = _replay_json(run, SAMPLE_ARGS, path, "ftlblk")
+    report(p.returncode == 0 and j["trace_lines"] == 17 and
+           j["trace_lines_skipped"] == FTLBLK_SKIPPED and
+           j["trace_requests"] == len(FTLBLK_WANT),
+           "ftlblk sample: %s lines, %s skipped (want 17, %d), %s requests"
+           % (j.get("trace_lines"), j.get("trace_lines_skipped"),
+              FTLBLK_SKIPPED, j.get("trace_requests")))
+
+    # trace A as ftlblk events, both forms: the iolog's counters
+    for full in (True, False):
+        form = "trace_pipe lines" if full else "stripped lines"
+        _counters(run, report, "A as ftlblk %s" % form, REPLAY_A_ARGS,
+                  write("a-%d.ftlblk" % full, iolog_as_ftlblk(REPLAY_A,
+                                                              full)),
+                  REPLAY_A_WANT)
+
+    _counters(run, report, "Z1 (write-zeroes with unmap)", REPLAY_A_ARGS,
+              write("z1.ftlblk", REPLAY_Z1), REPLAY_Z1_WANT)
+    _counters(run, report, "Z2 (write-zeroes programming zeroes)",
+              REPLAY_A_ARGS, write("z2.ftlblk", REPLAY_Z2), REPLAY_Z2_WANT)
+    _counters(run, report, "S1 (secure erase of an overwritten page, "
+              "--remanence)", SE_ARGS, write("s1.ftlblk", REPLAY_S1),
+              REPLAY_S1_WANT)
+    _, j = _replay_json(run, SE_ARGS, write("s1d.ftlblk", REPLAY_S1.replace(
+        "secure-erase", "discard")), "ftlblk")
+    report(j.get("pages_stale") == 3 and j.get("erases") == 0,
+           "S1 with a discard instead: pages_stale %s (want 3: the range's "
+           "two old copies stay), erases %s" % (j.get("pages_stale"),
+                                                j.get("erases")))
+    _counters(run, report, "S2 (secure erase of partial pages)", SE_ARGS,
+              write("s2.ftlblk", REPLAY_S2), REPLAY_S2_WANT)
+    s3 = write("s3.ftlblk", REPLAY_S3)
+    for shards, want in sorted(REPLAY_S3_WANT.items()):
+        _counters(run, report, "S3 (secure erase, --shards %d)" % shards,
+                  SE3_ARGS + ["--shards", shards], s3, want)
+
+    _counters(run, report, "S4 (secure erase in shard 1's second stripe)",
+              SE3_ARGS + ["--shards", 2], write("s4.ftlblk", REPLAY_S4),
+              REPLAY_S4_WANT)
+
+    if san:
+        for name, args in (("sample.ftlblk", SAMPLE_ARGS),
+                           ("z1.ftlblk", REPLAY_A_ARGS),
+                           ("s2.ftlblk", SE_ARGS),
+                           ("s3.ftlblk", SE3_ARGS + ["--shards", 2])):
+            p, _ = _replay_json(run, args, os.path.join(
+                os.path.dirname(path), name), "ftlblk", binary=san)
+            report(p.returncode == 0 and "runtime error" not in p.stderr
+                   and "Sanitizer" not in p.stderr,
+                   "ASan/UBSan replay of %s: exit %d %s" %
+                   (name, p.returncode, p.stderr.strip()[-1000:]))
 
 
 def test_iolog_replay(run, report, tool, d, write):
