@@ -11,6 +11,11 @@
 #   /out/traces/REGIME.blkparse  every request the device was given, from
 #                      mkfs to umount (blktrace, dispatch events, blkparse
 #                      text), for `ftlsim --trace` to replay
+#   /out/traces/REGIME.requests  every request the device accepted over
+#                      the same span, one ftlblk:ftlblk_request event a line
+#                      ("ftlblk0 op=write sector=S nr_sectors=N flags=F"):
+#                      the trace ftlsim replays (--trace-format ftlblk); unlike
+#                      blktrace's it names write-zeroes and secure erase
 #   /out/traces/REGIME.discard  every discard range the device received
 #                      over the same span, one ftlblk:ftlblk_discard event a
 #                      line ("ftlblk0 sector=S nr_sectors=N")
@@ -84,12 +89,13 @@ trace_stop() {
 trace_abort() { kill -INT "$btpid"; wait "$btpid"; ev_stop "$1"; }
 
 # Record the device's own view over the same span as blktrace: every
+# request it accepted (ftlblk:ftlblk_request), every
 # discard range it received (ftlblk:ftlblk_discard) and, with TIMING=1,
 # each request's modeled latency (ftlblk:ftlblk_complete). A reader drains
 # the ftrace ring buffer (trace_pipe) while the regime runs; afterwards
 # every CPU's buffer must be empty and have lost nothing.
 TR=/sys/kernel/tracing
-EVS="$TR/events/ftlblk/ftlblk_discard"
+EVS="$TR/events/ftlblk/ftlblk_request $TR/events/ftlblk/ftlblk_discard"
 [ "$TIMING" = 1 ] && EVS="$EVS $TR/events/ftlblk/ftlblk_complete"
 ev_start() {
 	echo 0 >"$TR/tracing_on"
@@ -115,12 +121,16 @@ ev_stop() {
 	lost=$(cat "$TR"/per_cpu/cpu*/stats |
 		awk '/^(entries|overrun|dropped events):/ { s += $NF } END { print s + 0 }')
 	[ "$lost" = 0 ] || fail "$1: ftlblk trace events lost or unread: $lost"
+	grep -o 'ftlblk_request: ftlblk[0-9]* op=.*' "/tmp/lat/$1.trace" |
+		sed 's/^ftlblk_request: //' >"/out/traces/$1.requests"
+	[ -s "/out/traces/$1.requests" ] || fail "$1: no ftlblk_request events"
 	# (no discard at all is a result: the nodiscard regimes)
 	grep -o 'ftlblk_discard: ftlblk[0-9]* sector=.*' "/tmp/lat/$1.trace" |
 		sed 's/^ftlblk_discard: //' >"/out/traces/$1.discard"
 	if [ "$TIMING" = 1 ]; then
-		grep -o 'ftlblk[0-9]* op=.*' "/tmp/lat/$1.trace" >"/out/traces/$1.complete" ||
-			fail "$1: no ftlblk_complete events"
+		grep -o 'ftlblk_complete: ftlblk[0-9]* op=.*' "/tmp/lat/$1.trace" |
+			sed 's/^ftlblk_complete: //' >"/out/traces/$1.complete"
+		[ -s "/out/traces/$1.complete" ] || fail "$1: no ftlblk_complete events"
 	fi
 	rm -f "/tmp/lat/$1.trace"
 }

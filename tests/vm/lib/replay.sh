@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The demo's and the study's smoke tests (tests/vm/host/*-smoke.sh) check
 # that ftlsim and the module are one FTL: replaying the requests a regime
-# sent to the device (blktrace in the guest, dispatch events, saved by
-# demo/run in OUT/traces) through ftlsim with the geometry the guest
+# sent to the device (the device's own ftlblk:ftlblk_request events, saved
+# by demo/run in OUT/traces: blktrace's version-1 traces show write-zeroes
+# as writes before 7.0 and drop them from 7.0) through ftlsim with the geometry the guest
 # recorded must give the kernel's WAF within 1 %, and exactly the same host
 # pages written and pages discarded. Sourced:
 #   replay_check OUT REGIME FTLSIM
@@ -14,8 +15,8 @@ replay_check() {
 	f=$out/data/$r.final
 	_final() { sed -n "s/^$1=//p" "$f" 2>/dev/null | head -n 1; }
 	k="$(_final waf) $(_final host_pages_written) $(_final pages_discarded)"
-	s=$("$sim" --trace "$out/traces/$r.blkparse" \
-		--trace-format blkparse --size "$(_final size_mib)M" \
+	s=$("$sim" --trace "$out/traces/$r.requests" \
+		--trace-format ftlblk --size "$(_final size_mib)M" \
 		--op-percent "$(_final op_percent)" \
 		--policy "$(_final gc_policy)" \
 		--pages-per-block "$(_final pages_per_block)" \
