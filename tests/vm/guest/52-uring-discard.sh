@@ -1,7 +1,7 @@
 #!/bin/sh
 # Asynchronous discards through io_uring (BLOCK_URING_CMD_DISCARD, Linux
-# 6.12: 50c52250e2d7), with the project's raw-io_uring tool uring-discard
-# (what liburing 2.8's io_uring_prep_cmd_discard() prepares):
+# 6.12: 50c52250e2d7), with the project's guest tool uring-discard, on
+# liburing's io_uring_prep_cmd_discard() (2.8; built in the trixie chroot):
 #  - discards interleaved with writes to other ranges in one submission
 #    reach the device exactly: the counters see the two requests and their
 #    16 pages, those pages read zeroes, every other page keeps its data;

@@ -251,13 +251,15 @@ base_build() {
 # Small C programs the guest tests need (exact errno of an ioctl, threads
 # racing on one device): tests/vm/tools/NAME.c becomes /usr/local/bin/NAME,
 # linked statically so it needs nothing from the initramfs. Built once per
-# version of the sources and compiler into CACHE_DIR/guest-tools/KEY (every
+# version of the sources (ftlsim's and the core's included) and compiler into CACHE_DIR/guest-tools/KEY (every
 # VM boot of make check needs them: 7 s of gcc each time otherwise).
 _build_guest_tools() {	# ROOT
 	local src tools_dir key dir
 	tools_dir="$(dirname "${BASH_SOURCE[0]}")/../tools"
 	compgen -G "$tools_dir/*.c" >/dev/null || return 0
-	key=$({ cat "$tools_dir"/*.c "$tools_dir"/*.h 2>/dev/null; gcc --version; } |
+	# ftlsim.c includes the simulator's and the core's sources
+	key=$({ cat "$tools_dir"/*.c "$tools_dir"/*.h "$tools_dir"/../../../ftl/*.[ch] \
+		"$tools_dir"/../../../tools/ftlsim/*.[ch] 2>/dev/null; gcc --version; } |
 		sha256sum | cut -c1-12)
 	dir=${CACHE_DIR:?}/guest-tools/$key
 	if [ ! -f "$dir/.done" ]; then
@@ -271,6 +273,37 @@ _build_guest_tools() {	# ROOT
 		touch "$dir/.done"
 	fi
 	mkdir -p "$1/usr/local/bin"
+	cp "$dir"/* "$1/usr/local/bin/"
+	_build_liburing_tools "$1" "$tools_dir/liburing"
+}
+
+# The guest tools on liburing (tests/vm/tools/liburing/NAME.c): Debian 12's
+# liburing (2.3) predates the calls they make, so they are built in the
+# trixie chroot (scripts/kernel-env; liburing 2.9) with its gcc, statically,
+# as a user of that release would. Cached per sources and chroot.
+_build_liburing_tools() {	# ROOT SRC_DIR
+	local src_dir=$2 top chroot key dir src
+	compgen -G "$src_dir/*.c" >/dev/null || return 0
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+	chroot=$(env -u KVER KERNEL=trixie "$top/scripts/kernel-env" root) ||
+		die "no trixie chroot for the liburing guest tools"
+	key=$({ cat "$src_dir"/*.c "$src_dir"/../*.h; echo "$chroot"; } |
+		sha256sum | cut -c1-12)
+	dir=${CACHE_DIR:?}/guest-tools/liburing-$key
+	if [ ! -f "$dir/.done" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		dir=$(cd -P "$dir" && pwd)
+		for src in "$src_dir"/*.c; do
+			src=$(cd -P "$(dirname "$src")" && pwd)/$(basename "$src")
+			env -u KVER KERNEL=trixie KERNEL_ENV_BIND="$dir $(dirname "$src")" \
+				"$top/scripts/kernel-env" run gcc -static -O2 \
+				-Wall -Wextra -Werror -I"$(dirname "$src")/.." \
+				-o "$dir/$(basename "$src" .c)" "$src" -luring ||
+				die "cannot build guest tool $src (trixie chroot)"
+		done
+		touch "$dir/.done"
+	fi
 	cp "$dir"/* "$1/usr/local/bin/"
 }
 
