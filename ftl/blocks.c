@@ -3,7 +3,7 @@
  * blocks.c - the erase blocks of the portable FTL: where each block is in
  * its life, and programming and erasing them.
  *
- *   FREE --(opened for a stream)--> OPEN --(last page programmed)-->
+ *   FREE --(opened for a frontier)--> OPEN --(last page programmed)-->
  *   CLOSED --(chosen as victim: VICTIM, valid pages relocated, erased)--> FREE
  *
  *   OPEN --(a program fails)--> FAILING --(valid pages relocated)--> BAD
@@ -16,9 +16,10 @@
  * order its blocks last changed (greedy and cost-benefit pick from their
  * heads, gc.c), a list in closing order (FIFO picks its head), and a
  * min-heap by erase count shared with failing blocks (static wear leveling
- * takes its root). Each open block belongs to a stream: host writes and GC
- * relocations fill separate ones, so data that survived a GC is kept apart
- * from fresh data (hot/cold separation).
+ * takes its root). Each open block belongs to a write frontier: host
+ * writes (one frontier per placement class) and GC relocations fill
+ * separate ones, so data that survived a GC is kept apart from fresh data
+ * (hot/cold separation), and data of one class from another's.
  *
  * Flash faults come from a seeded generator (program_fail_ppm,
  * erase_fail_ppm; endurance caps the erases): a failed program or erase
@@ -257,7 +258,7 @@ void ftl_retire_block(struct ftl *ftl, u32 b)
 	ftl->bad_blocks++;
 	if (ftl->ops && ftl->ops->retired)
 		ftl->ops->retired(ftl->ctx, b, ftl->blocks[b].erase_count);
-	if (ftl_spare_now(ftl) < ftl->geo.gc_high_blocks + FTL_NR_STREAMS)
+	if (ftl_spare_now(ftl) < ftl->geo.gc_high_blocks + ftl->geo.open_blocks)
 		enter_read_only(ftl, FTL_READ_ONLY_WORN_OUT);
 }
 
@@ -298,13 +299,13 @@ void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn)
 	}
 }
 
-void ftl_close_open_block(struct ftl *ftl, enum ftl_stream stream)
+void ftl_close_open_block(struct ftl *ftl, u32 frontier)
 {
-	u32 b = ftl->open[stream];
+	u32 b = ftl->open[frontier];
 
 	ftl->blocks[b].changed_at = ftl->now;
 	ftl_closed_insert(ftl, b);
-	ftl->open[stream] = FTL_NONE;
+	ftl->open[frontier] = FTL_NONE;
 }
 
 /*
@@ -312,34 +313,33 @@ void ftl_close_open_block(struct ftl *ftl, enum ftl_stream stream)
  * that static wear leveling moves because it is cold: that goes to the
  * most worn one, which it will then keep from wearing further.
  */
-void ftl_open_free_block(struct ftl *ftl, enum ftl_stream stream,
-			 bool most_worn)
+void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn)
 {
 	u32 b = most_worn ? free_most_worn(ftl) : ftl->free.slots[0];
 
 	heap_remove(ftl, &ftl->free, b);
 	ftl->blocks[b].state = FTL_BLOCK_OPEN;
-	ftl->open[stream] = b;
+	ftl->open[frontier] = b;
 }
 
-bool ftl_stream_has_room(const struct ftl *ftl, enum ftl_stream stream)
+bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier)
 {
-	u32 b = ftl->open[stream];
+	u32 b = ftl->open[frontier];
 
 	return b != FTL_NONE &&
 	       ftl->blocks[b].write_ptr < ftl->geo.pages_per_block;
 }
 
 /*
- * Roll the dice for the next program of @stream's open block. A failed
+ * Roll the dice for the next program of @frontier's open block. A failed
  * program leaves the page unusable, and the block is not trusted with
  * another: it stops taking writes (the rest of its pages are skipped) and
  * waits, still readable, until GC has relocated its valid pages and
  * retires it. The caller programs the data elsewhere.
  */
-bool ftl_program_fails(struct ftl *ftl, enum ftl_stream stream)
+bool ftl_program_fails(struct ftl *ftl, u32 frontier)
 {
-	u32 b = ftl->open[stream];
+	u32 b = ftl->open[frontier];
 
 	if (!fault_happens(ftl, ftl->cfg.program_fail_ppm))
 		return false;
@@ -347,14 +347,14 @@ bool ftl_program_fails(struct ftl *ftl, enum ftl_stream stream)
 	ftl->blocks[b].write_ptr = ftl->geo.pages_per_block;
 	ftl->blocks[b].changed_at = ftl->now;
 	ftl_failing_insert(ftl, b);
-	ftl->open[stream] = FTL_NONE;
+	ftl->open[frontier] = FTL_NONE;
 	return true;
 }
 
-/* Program the next page of a stream's open block with @lpn. */
-u32 ftl_program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn)
+/* Program the next page of a frontier's open block with @lpn. */
+u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn)
 {
-	u32 b = ftl->open[stream];
+	u32 b = ftl->open[frontier];
 	struct ftl_block *blk = &ftl->blocks[b];
 	u32 ppn = b * ftl->geo.pages_per_block + blk->write_ptr++;
 

@@ -129,6 +129,43 @@ struct ftl_census {
 	u32 erase_min;
 };
 
+/* The frontier whose open block is @b (the first), or FTL_NONE. */
+static u32 frontier_of(const struct ftl *ftl, u32 b)
+{
+	u32 f;
+
+	for (f = 0; f < ftl->nr_frontiers; f++)
+		if (ftl->open[f] == b)
+			return f;
+	return FTL_NONE;
+}
+
+/* Every frontier writes an open block of its own, or none. */
+static int check_frontiers(const struct ftl *ftl)
+{
+	u32 f, g, b;
+
+	for (f = 0; f < FTL_MAX_FRONTIERS; f++) {
+		b = ftl->open[f];
+		if (b == FTL_NONE)
+			continue;
+		if (!FTL_INVARIANT(f < ftl->nr_frontiers,
+				   "frontier %u of %u writes block %u", f,
+				   ftl->nr_frontiers, b) ||
+		    !FTL_INVARIANT(b < ftl->geo.physical_blocks &&
+				   ftl->blocks[b].state == FTL_BLOCK_OPEN,
+				   "frontier %u writes block %u, which is not open",
+				   f, b))
+			return -EIO;
+		for (g = 0; g < f; g++)
+			if (!FTL_INVARIANT(ftl->open[g] != b,
+					   "frontiers %u and %u write block %u",
+					   g, f, b))
+				return -EIO;
+	}
+	return 0;
+}
+
 static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 {
 	const struct ftl_block *blk = &ftl->blocks[b];
@@ -178,9 +215,8 @@ static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 			return -EIO;
 		break;
 	case FTL_BLOCK_OPEN:
-		if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == b ||
-				   ftl->open[FTL_STREAM_GC] == b,
-				   "block %u open but no stream writes it", b))
+		if (!FTL_INVARIANT(frontier_of(ftl, b) != FTL_NONE,
+				   "block %u open but no frontier writes it", b))
 			return -EIO;
 		break;
 	case FTL_BLOCK_CLOSED:
@@ -235,16 +271,7 @@ static int check_blocks(const struct ftl *ftl)
 			   "smallest erase count %u, derived %u", c.erase_min,
 			   erase_min(ftl)))
 		return -EIO;
-	for (i = 0; i < FTL_NR_STREAMS; i++)
-		if (ftl->open[i] != FTL_NONE &&
-		    !FTL_INVARIANT(ftl->open[i] < ftl->geo.physical_blocks &&
-				   ftl->blocks[ftl->open[i]].state == FTL_BLOCK_OPEN,
-				   "stream %u writes block %u, which is not open",
-				   i, ftl->open[i]))
-			return -EIO;
-	if (!FTL_INVARIANT(ftl->open[FTL_STREAM_HOST] == FTL_NONE ||
-			   ftl->open[FTL_STREAM_HOST] != ftl->open[FTL_STREAM_GC],
-			   "both streams write block %u", ftl->open[FTL_STREAM_HOST]))
+	if (check_frontiers(ftl))
 		return -EIO;
 	err = check_list(ftl, &ftl->closed, ftl->closed_links, FTL_BLOCK_CLOSED, -1);
 	if (!err)

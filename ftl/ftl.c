@@ -8,7 +8,8 @@
  * page whose current copy physical page ppn holds, or FTL_UNMAPPED once it
  * is superseded (GC reads it in block order; with ftl_ops.read_oob the
  * caller keeps it instead, as NAND keeps the lpn in a page's spare area).
- * A host write programs the next page of the host stream's open block and
+ * A host write programs the next page of its placement class's open block
+ * (its write frontier) and
  * invalidates the old copy; a discard or unmap invalidates without
  * programming; a read only looks up. Every change of a page's data is told
  * to the caller through struct ftl_ops (release, move).
@@ -23,19 +24,22 @@
 #include "ftl_impl.h"
 
 /*
- * Make room for one host page. The host may only take a free block while
- * another stays behind for the GC stream (GC reclaims by relocating, so it
- * needs a destination); GC keeps at least gc_low_blocks >= 2 free. Between
- * the watermarks, each new host block continues the GC run a little.
+ * Make room for one host page of frontier @f. The host may only take a
+ * free block while another stays behind for the GC frontier (GC reclaims by
+ * relocating, so it needs a destination); GC keeps at least gc_low_blocks
+ * >= 2 free. Between the watermarks, each new host block continues the GC
+ * run a little.
  */
-static int prepare_host_page(struct ftl *ftl)
+static int prepare_host_page(struct ftl *ftl, u32 f)
 {
 	int err;
 
-	if (ftl_stream_has_room(ftl, FTL_STREAM_HOST))
+	if (ftl_frontier_has_room(ftl, f))
 		return 0;
-	if (ftl->open[FTL_STREAM_HOST] != FTL_NONE)
-		ftl_close_open_block(ftl, FTL_STREAM_HOST);
+	if (ftl->open[f] != FTL_NONE) {
+		ftl->classes[f - FTL_FRONTIER_HOST(0)].blocks_filled++;
+		ftl_close_open_block(ftl, f);
+	}
 	if (ftl->free.nr < ftl->geo.gc_low_blocks || ftl->gc_active ||
 	    ftl->failing.len) {
 		err = ftl_gc_run(ftl);
@@ -49,7 +53,7 @@ static int prepare_host_page(struct ftl *ftl)
 	}
 	if (ftl->free.nr < 2)
 		return ftl_out_of_blocks(ftl);
-	ftl_open_free_block(ftl, FTL_STREAM_HOST, false);
+	ftl_open_free_block(ftl, f, false);
 	return 0;
 }
 
@@ -68,7 +72,7 @@ void ftl_config_init(struct ftl_config *cfg, u64 logical_pages)
 
 /* GC needs its two open blocks plus the free-block watermark (2). */
 #define FTL_TOO_FEW_SPARE \
-	"too few spare blocks for garbage collection (at least 4 with default watermarks): raise over-provisioning or capacity"
+	"too few spare blocks for garbage collection (at least 4 with default watermarks, one more per placement class beyond the first): raise over-provisioning or capacity"
 
 static int config_fail(const char **why, const char *reason)
 {
@@ -111,7 +115,9 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 			    100 * ppb);
 	g.logical_pages = cfg->logical_pages;
 	g.pages_per_block = cfg->pages_per_block;
-	g.open_blocks = FTL_NR_STREAMS;
+	if (cfg->placement_classes > FTL_MAX_CLASSES)
+		return config_fail(why, "placement classes must be 0 to 17");
+	g.open_blocks = 1 + (cfg->placement_classes ? cfg->placement_classes : 1);
 	g.gc_low_blocks = cfg->gc_low_blocks ? cfg->gc_low_blocks : 2;
 	g.gc_high_blocks = cfg->gc_high_blocks ? cfg->gc_high_blocks :
 			   g.gc_low_blocks;
@@ -130,11 +136,11 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 			g.gc_high_blocks = g.gc_low_blocks;
 	}
 	/*
-	 * Progress: with at most gc_high - 1 blocks free and two open, the
-	 * closed blocks must hold more pages than there are logical pages, so
-	 * that one of them has an invalid page to reclaim.
+	 * Progress: with at most gc_high - 1 blocks free and every frontier's
+	 * block open, the closed blocks must hold more pages than there are
+	 * logical pages, so that one of them has an invalid page to reclaim.
 	 */
-	if (spare < (u64)g.gc_high_blocks + FTL_NR_STREAMS)
+	if (spare < (u64)g.gc_high_blocks + g.open_blocks)
 		return config_fail(why, FTL_TOO_FEW_SPARE);
 	if ((logical_blocks + spare) * ppb >= U32_MAX)
 		return config_fail(why, "physical capacity must be below 2^32 pages");
@@ -211,8 +217,9 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 		ftl->closed_links[i] = (struct ftl_link){ FTL_NONE, FTL_NONE };
 		ftl_free_push(ftl, i);
 	}
-	ftl->open[FTL_STREAM_HOST] = FTL_NONE;
-	ftl->open[FTL_STREAM_GC] = FTL_NONE;
+	for (i = 0; i < FTL_MAX_FRONTIERS; i++)
+		ftl->open[i] = FTL_NONE;
+	ftl->nr_frontiers = geo.open_blocks;
 	ftl->fault_state = cfg->fault_seed;
 	ftl->ready = true;
 	*err = 0;
@@ -244,18 +251,25 @@ void ftl_destroy(struct ftl *ftl)
 
 int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 {
-	u32 old;
+	return ftl_write_class(ftl, lpn, 0, ppn);
+}
+
+int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
+{
+	u32 f = FTL_FRONTIER_HOST(cls), old;
 	int err;
 
+	if (f >= ftl->nr_frontiers)
+		return -EINVAL;
 	if (lpn >= ftl->geo.logical_pages)
 		return -ERANGE;
 	if (ftl->read_only)
 		return -EROFS;
 	do {
-		err = prepare_host_page(ftl);
+		err = prepare_host_page(ftl, f);
 		if (err)
 			return err;
-	} while (ftl_program_fails(ftl, FTL_STREAM_HOST));
+	} while (ftl_program_fails(ftl, f));
 	/* Read the mapping only now: GC may just have moved the old copy. */
 	old = ftl->l2p[lpn];
 	if (old != FTL_UNMAPPED) {
@@ -265,9 +279,17 @@ int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 	} else {
 		ftl->valid_pages++;
 	}
-	*ppn = ftl_program_page(ftl, FTL_STREAM_HOST, lpn);
+	*ppn = ftl_program_page(ftl, f, lpn);
 	ftl->counters.host_pages_written++;
+	ftl->classes[cls].pages_written++;
 	return 0;
+}
+
+void ftl_get_class_stats(const struct ftl *ftl, u32 cls,
+			 struct ftl_class_stats *out)
+{
+	*out = cls < FTL_MAX_CLASSES ? ftl->classes[cls] :
+	       (struct ftl_class_stats){ 0 };
 }
 
 int ftl_read(struct ftl *ftl, u64 lpn, u32 *ppn)

@@ -55,6 +55,12 @@
 #define FTL_MAX_ENDURANCE		100000000
 /* Logical pages of one FTL: below 2^31 (the reverse map's stale bit). */
 #define FTL_MAX_LOGICAL_PAGES		0x7fffffffULL
+/*
+ * Placement classes: host writes of each class fill their own open block
+ * (a write lifetime hint, a write stream). 17: class 0 for writes without
+ * one, and the 16 write streams an NVMe FDP device may offer Linux.
+ */
+#define FTL_MAX_CLASSES			17
 
 /**
  * enum ftl_gc_policy - how garbage collection chooses a victim block
@@ -110,6 +116,11 @@ enum ftl_read_only {
  * @remanence: the data store keeps a superseded page's data until its
  *	block is erased, as flash does (0 or 1): then ftl_stats.pages_stale
  *	counts those pages, else it is 0 (the store drops them at once)
+ * @placement_classes: host write classes, [0, FTL_MAX_CLASSES]; each has
+ *	its own open block (ftl_write_class()), so each needs one more spare
+ *	block; 0 and 1 both mean one class, the only one ftl_write() uses.
+ *	Relocations by GC and wear leveling share one open block whatever
+ *	the class of the data they move
  */
 struct ftl_config {
 	u32 page_size;
@@ -125,6 +136,7 @@ struct ftl_config {
 	u64 fault_seed;
 	u32 endurance;
 	u32 remanence;
+	u32 placement_classes;
 };
 
 /* Why the core reclaimed a block (struct ftl_ops.collected). */
@@ -179,7 +191,8 @@ struct ftl_ops {
  * @spare_blocks: over-provisioned blocks
  * @physical_blocks: logical_blocks + spare_blocks
  * @physical_pages: physical_blocks * pages_per_block
- * @open_blocks: blocks open for writing (host and GC streams)
+ * @open_blocks: blocks open for writing: one per placement class, one
+ *	for relocations
  * @gc_low_blocks: effective low watermark
  * @gc_high_blocks: effective high watermark
  */
@@ -326,6 +339,41 @@ void ftl_destroy(struct ftl *ftl);
  * elsewhere.
  */
 int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn);
+
+/**
+ * ftl_write_class() - ftl_write() into the open block of a placement class
+ * @ftl: the FTL
+ * @lpn: logical page written
+ * @cls: placement class, below the configured placement_classes (class 0
+ *	with 0 or 1 configured)
+ * @ppn: as for ftl_write()
+ *
+ * Data of one class shares erase blocks only with data of that class, so
+ * pages that die together are erased together (the multi-streamed SSD,
+ * NVMe Flexible Data Placement).
+ *
+ * Return: as ftl_write(); -EINVAL if @cls is not a configured class.
+ */
+int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn);
+
+/**
+ * struct ftl_class_stats - what one placement class wrote
+ * @pages_written: host pages programmed for it
+ * @blocks_filled: erase blocks its writes filled to the last page
+ */
+struct ftl_class_stats {
+	u64 pages_written;
+	u64 blocks_filled;
+};
+
+/**
+ * ftl_get_class_stats() - the counters of placement class @cls
+ * @ftl: the FTL
+ * @cls: class, below FTL_MAX_CLASSES (unconfigured ones read zero)
+ * @out: filled in
+ */
+void ftl_get_class_stats(const struct ftl *ftl, u32 cls,
+			 struct ftl_class_stats *out);
 
 /**
  * ftl_read() - look a logical page up

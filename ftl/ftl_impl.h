@@ -34,11 +34,15 @@
 /* Extra free blocks GC keeps when flash can fail (see ftl_config_check). */
 #define FTL_FAULT_RESERVE_BLOCKS	2
 
-enum ftl_stream {
-	FTL_STREAM_HOST,
-	FTL_STREAM_GC,
-	FTL_NR_STREAMS,
-};
+/*
+ * Write frontiers, the open blocks pages are programmed into: relocations
+ * by GC, wear leveling and secure erase fill FTL_FRONTIER_GC, host writes
+ * of placement class c fill FTL_FRONTIER_HOST(c). ("Frontier", not
+ * "stream": the host's write streams are placement classes here.)
+ */
+#define FTL_FRONTIER_GC		0u
+#define FTL_FRONTIER_HOST(c)	(1u + (c))
+#define FTL_MAX_FRONTIERS	(1 + FTL_MAX_CLASSES)
 
 enum ftl_block_state {
 	FTL_BLOCK_FREE,
@@ -99,7 +103,8 @@ struct ftl {
 
 	struct ftl_heap free;		/* free blocks */
 	struct ftl_heap worn;		/* closed and failing blocks */
-	u32 open[FTL_NR_STREAMS];	/* FTL_NONE when not open */
+	u32 open[FTL_MAX_FRONTIERS];	/* FTL_NONE when not open */
+	u32 nr_frontiers;		/* 1 + placement classes */
 	bool gc_active;			/* between the low and high watermark */
 
 	u64 valid_pages;
@@ -115,6 +120,7 @@ struct ftl {
 	enum ftl_read_only read_only;
 
 	struct ftl_stats counters;	/* event counters only */
+	struct ftl_class_stats classes[FTL_MAX_CLASSES];
 };
 
 static inline bool heap_less(const struct ftl *ftl, u32 a, u32 b)
@@ -178,7 +184,7 @@ static inline u32 erase_min(const struct ftl *ftl)
 
 	if (heap_min_count(ftl, &ftl->worn) < min)
 		min = heap_min_count(ftl, &ftl->worn);
-	for (s = 0; s < FTL_NR_STREAMS; s++)
+	for (s = 0; s < ftl->nr_frontiers; s++)
 		if (ftl->open[s] != FTL_NONE &&
 		    ftl->blocks[ftl->open[s]].erase_count < min)
 			min = ftl->blocks[ftl->open[s]].erase_count;
@@ -201,12 +207,11 @@ void ftl_retire_block(struct ftl *ftl, u32 b);
 void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn);
 void ftl_mark_stale(struct ftl *ftl, u32 ppn);
 void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn);
-void ftl_close_open_block(struct ftl *ftl, enum ftl_stream stream);
-void ftl_open_free_block(struct ftl *ftl, enum ftl_stream stream,
-			 bool most_worn);
-bool ftl_stream_has_room(const struct ftl *ftl, enum ftl_stream stream);
-bool ftl_program_fails(struct ftl *ftl, enum ftl_stream stream);
-u32 ftl_program_page(struct ftl *ftl, enum ftl_stream stream, u32 lpn);
+void ftl_close_open_block(struct ftl *ftl, u32 frontier);
+void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn);
+bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier);
+bool ftl_program_fails(struct ftl *ftl, u32 frontier);
+u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn);
 void ftl_erase_block(struct ftl *ftl, u32 b);
 
 /* gc.c */

@@ -2,7 +2,7 @@
 /*
  * gc.c - garbage collection of the portable FTL: which closed block to
  * reclaim (the victim policy), and reclaiming it: its valid pages are
- * relocated into the GC stream's open block, then it is erased (or, if
+ * relocated into the GC frontier's open block, then it is erased (or, if
  * its block failed, retired).
  *
  * A host write that needs a new block runs it (ftl_gc_run()):
@@ -92,21 +92,21 @@ static u32 pick_victim(const struct ftl *ftl)
 }
 
 /*
- * Make the GC stream ready to program one page: open a free block if its
+ * Make the GC frontier ready to program one page: open a free block if its
  * block is full (the most worn one for wear leveling), and try again in a
  * new block whenever a program fails.
  */
 static int prepare_gc_page(struct ftl *ftl, bool most_worn)
 {
 	for (;;) {
-		if (!ftl_stream_has_room(ftl, FTL_STREAM_GC)) {
-			if (ftl->open[FTL_STREAM_GC] != FTL_NONE)
-				ftl_close_open_block(ftl, FTL_STREAM_GC);
+		if (!ftl_frontier_has_room(ftl, FTL_FRONTIER_GC)) {
+			if (ftl->open[FTL_FRONTIER_GC] != FTL_NONE)
+				ftl_close_open_block(ftl, FTL_FRONTIER_GC);
 			if (!ftl->free.nr)
 				return ftl_out_of_blocks(ftl);
-			ftl_open_free_block(ftl, FTL_STREAM_GC, most_worn);
+			ftl_open_free_block(ftl, FTL_FRONTIER_GC, most_worn);
 		}
-		if (!ftl_program_fails(ftl, FTL_STREAM_GC))
+		if (!ftl_program_fails(ftl, FTL_FRONTIER_GC))
 			return 0;
 	}
 }
@@ -143,7 +143,7 @@ static void victim_restore(struct ftl *ftl, u32 b, bool failing)
 
 /*
  * Relocate every valid page of closed or failing block @b into the GC
- * stream, then erase a closed block or retire a failing one. Relocations
+ * frontier, then erase a closed block or retire a failing one. Relocations
  * only ever come from pages that are still mapped, so discarded or
  * overwritten data is never copied.
  */
@@ -174,7 +174,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 		}
 		ftl_mark_stale(ftl, from);
 		blk->valid--;
-		to = ftl_program_page(ftl, FTL_STREAM_GC, lpn);
+		to = ftl_program_page(ftl, FTL_FRONTIER_GC, lpn);
 		if (ftl->ops && ftl->ops->move)
 			ftl->ops->move(ftl->ctx, from, to);
 		relocated++;

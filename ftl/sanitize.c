@@ -46,14 +46,14 @@ static int erase_copies(struct ftl *ftl, u32 b, u32 held, u64 lpn, u64 count,
 			struct ftl_sanitize *r)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
-	int s, err;
-	u32 valid;
+	u32 valid, s;
+	int err;
 
 	if (blk->state == FTL_BLOCK_BAD) {
 		r->pages_left += held;
 		return 0;
 	}
-	for (s = 0; s < FTL_NR_STREAMS; s++)
+	for (s = 0; s < ftl->nr_frontiers; s++)
 		if (ftl->open[s] == b)
 			ftl_close_open_block(ftl, s);
 	if (ftl->free.nr < ftl->geo.gc_low_blocks) {

@@ -79,6 +79,23 @@ static void cb_release(void *ctx, u64 released_lpn, u32 ppn)
 	sh->last_released = ppn;
 }
 
+/*
+ * Placement: the block of @ppn, about to be programmed for @what, holds
+ * only pages of class @cls (SHADOW_GC_CLASS: relocations) since its erase.
+ */
+static bool block_class_ok(struct shadow *sh, const char *what, u32 ppn,
+			   u32 cls)
+{
+	u32 b = ppn / sh->geo.pages_per_block;
+
+	if (sh->block_class[b] == SHADOW_NO_CLASS)
+		sh->block_class[b] = (u8)cls;
+	if (sh->block_class[b] != cls)
+		return shadow_fail(sh, "%s ppn %u: class %u into block %u of class %u",
+				   what, ppn, cls, b, sh->block_class[b]);
+	return true;
+}
+
 static void cb_move(void *ctx, u32 from, u32 to)
 {
 	struct shadow *sh = ctx;
@@ -110,6 +127,8 @@ static void cb_move(void *ctx, u32 from, u32 to)
 			    from, to);
 		return;
 	}
+	if (!block_class_ok(sh, "move to", to, SHADOW_GC_CLASS))
+		return;
 	sh->content[to] = sh->content[from];
 	sh->p2l[to] = lpn;
 	sh->written[to] = (u32)lpn;
@@ -156,6 +175,7 @@ static void cb_erased(void *ctx, u32 block, u32 erase_count)
 	}
 	sh->erase_count[block] = erase_count;
 	memset(sh->programmed + (u64)block * ppb, 0, ppb);
+	sh->block_class[block] = SHADOW_NO_CLASS;
 	for (p = (u64)block * ppb; p < (u64)(block + 1) * ppb; p++)
 		sh->written[p] = FTL_UNMAPPED;
 	sh->pending_moves[block] = 0;
@@ -297,14 +317,16 @@ int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
 	sh->erase_count = calloc(geo.physical_blocks, sizeof(u32));
 	sh->pending_moves = calloc(geo.physical_blocks, sizeof(u32));
 	sh->bad = calloc(geo.physical_blocks, 1);
+	sh->block_class = malloc(geo.physical_blocks);
 	if (!sh->ref || !sh->l2p || !sh->content || !sh->p2l ||
 	    !sh->programmed || !sh->written || !sh->erase_count ||
-	    !sh->pending_moves || !sh->bad) {
+	    !sh->pending_moves || !sh->bad || !sh->block_class) {
 		err = -ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < geo.logical_pages; i++)
 		sh->l2p[i] = FTL_UNMAPPED;
+	memset(sh->block_class, SHADOW_NO_CLASS, geo.physical_blocks);
 	for (i = 0; i < geo.physical_pages; i++) {
 		sh->p2l[i] = SHADOW_NONE;
 		sh->written[i] = FTL_UNMAPPED;
@@ -335,6 +357,7 @@ fail:
 	free(sh->erase_count);
 	free(sh->pending_moves);
 	free(sh->bad);
+	free(sh->block_class);
 	memset(sh, 0, sizeof(*sh));
 	return err;
 }
@@ -370,6 +393,8 @@ bool shadow_fini(struct shadow *sh)
 	free(sh->erase_count);
 	free(sh->pending_moves);
 	free(sh->bad);
+	free(sh->block_class);
+	sh->block_class = NULL;
 	sh->written = NULL;
 	sh->bad = NULL;
 	sh->ref = NULL;
@@ -384,13 +409,18 @@ bool shadow_fini(struct shadow *sh)
 
 bool shadow_write(struct shadow *sh, u64 lpn)
 {
+	return shadow_write_class(sh, lpn, 0);
+}
+
+bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls)
+{
 	u64 rel = sh->releases_total;
 	bool was_mapped = sh->ref[lpn] != 0;
 	u32 ppn = FTL_UNMAPPED;
 	int rc;
 
 	op_begin(sh, true, lpn, lpn + 1);
-	rc = ftl_write(sh->ftl, lpn, &ppn);
+	rc = ftl_write_class(sh->ftl, lpn, cls, &ppn);
 	op_end(sh);
 	sh->last_rc = rc;
 	if (sh->failed)
@@ -420,6 +450,8 @@ bool shadow_write(struct shadow *sh, u64 lpn)
 	    sh->p2l[ppn] != SHADOW_NONE)
 		return shadow_fail(sh, "write lpn %llu got ppn %u, programmed since its erase",
 				   (unsigned long long)lpn, ppn);
+	if (!block_class_ok(sh, "write", ppn, cls))
+		return false;
 	sh->programmed[ppn] = 1;
 	sh->written[ppn] = (u32)lpn;
 	sh->content[ppn] = (++sh->generation << 32) | (lpn & 0xffffffffULL);

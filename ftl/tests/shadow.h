@@ -19,6 +19,9 @@
 #include "../ftl.h"
 
 #define SHADOW_NONE	U64_MAX
+/* block_class: an erased block; a block relocations fill */
+#define SHADOW_NO_CLASS	0xfe
+#define SHADOW_GC_CLASS	0xff
 
 struct shadow_counts {
 	u64 host_written;
@@ -54,6 +57,9 @@ struct shadow {
 	u32 *erase_count;	/* per block, from the erased callback */
 	u32 *pending_moves;	/* per block: pages moved out since erase */
 	u8 *bad;		/* per block: retired, must never be used */
+	u8 *block_class;	/* per block: the placement class of every page
+				 * programmed since its erase, SHADOW_GC_CLASS
+				 * for relocations, SHADOW_NO_CLASS if none */
 	u64 generation;		/* content = generation << 32 | lpn */
 	u64 mapped;		/* lpns holding data */
 
@@ -107,6 +113,8 @@ bool shadow_fini(struct shadow *sh);
  * it sets last_rc and read_only (any other error fails).
  */
 bool shadow_write(struct shadow *sh, u64 lpn);
+/* ftl_write_class(); an erase block must only hold pages of one class. */
+bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls);
 bool shadow_read(struct shadow *sh, u64 lpn);
 /* Discard (or unmap) a range that fits; checks return and side effects. */
 bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap);

@@ -178,6 +178,16 @@ static void bad_gc_high_huge(struct ftl_config *c)
 	c->gc_high_blocks = 80;
 }
 
+static void bad_classes_18(struct ftl_config *c) { c->placement_classes = 18; }
+static void bad_classes_spare(struct ftl_config *c)
+{
+	/* 38 % of 32 pages: 4 spare blocks, enough for one class only */
+	c->pages_per_block = 4;
+	c->logical_pages = 32;
+	c->op_percent = 38;
+	c->placement_classes = 2;
+}
+
 static const struct bad_config bad_configs[] = {
 	{ "page size 0", bad_ps_zero },
 	{ "page size 2048", bad_ps_2048 },
@@ -204,6 +214,8 @@ static const struct bad_config bad_configs[] = {
 	{ "gc_low_blocks 1", bad_gc_low_1 },
 	{ "gc_high < gc_low", bad_gc_high_lt_low },
 	{ "gc_high beyond spare", bad_gc_high_huge },
+	{ "18 placement classes", bad_classes_18 },
+	{ "a second placement class without its spare block", bad_classes_spare },
 };
 
 static void test_config_rejects(void **state)
@@ -809,6 +821,64 @@ static void test_lookup_unlocked(void **state)
 	sh_fini(&sh);
 }
 
+/*
+ * Placement classes: one open block each (open_blocks, the spare check),
+ * ftl_write_class() refuses a class that is not configured and changes
+ * nothing, each class's pages fill blocks of their own (the shadow checks
+ * every program), and the per-class counters add up.
+ */
+static void test_placement_classes(void **state)
+{
+	struct ftl_class_stats cs[3], none;
+	struct ftl_geometry geo;
+	struct ftl_stats st;
+	struct ftl_config cfg;
+	struct shadow sh;
+	u32 ppn = 7, c;
+	u64 i;
+
+	(void)state;
+	small_cfg(&cfg, 4, 32, 38, FTL_GC_GREEDY);
+	assert_int_equal(ftl_config_check(&cfg, &geo, NULL), 0);
+	assert_int_equal(geo.open_blocks, 2);
+	cfg.placement_classes = 1;
+	assert_int_equal(ftl_config_check(&cfg, &geo, NULL), 0);
+	assert_int_equal(geo.open_blocks, 2);
+	small_cfg(&cfg, 4, 64, 50, FTL_GC_GREEDY);
+	cfg.placement_classes = 3;
+	assert_int_equal(ftl_config_check(&cfg, &geo, NULL), 0);
+	assert_int_equal(geo.open_blocks, 4);
+	sh_init(&sh, &cfg);
+	assert_int_equal(ftl_write_class(sh.ftl, 0, 3, &ppn), -EINVAL);
+	assert_int_equal(ppn, 7);
+	assert_int_equal(ftl_lookup(sh.ftl, 0), FTL_UNMAPPED);
+	/* lpn % 3 is the class; 20 full overwrites, with GC */
+	for (i = 0; i < 20 * 64; i++)
+		assert_true(shadow_write_class(&sh, i % 64, (u32)(i % 64 % 3)));
+	assert_true(shadow_verify(&sh));
+	assert_int_equal(ftl_check(sh.ftl), 0);
+	ftl_get_stats(sh.ftl, &st);
+	for (c = 0; c < 3; c++)
+		ftl_get_class_stats(sh.ftl, c, &cs[c]);
+	assert_int_equal(cs[0].pages_written, 20 * 22);
+	assert_int_equal(cs[1].pages_written, 20 * 21);
+	assert_int_equal(cs[2].pages_written, 20 * 21);
+	assert_int_equal(cs[0].pages_written + cs[1].pages_written +
+			 cs[2].pages_written, st.host_pages_written);
+	/* a class fills a block every 4 of its pages, less the open one */
+	for (c = 0; c < 3; c++)
+		assert_int_equal(cs[c].blocks_filled,
+				 (cs[c].pages_written - 1) / 4);
+	ftl_get_class_stats(sh.ftl, 3, &none);
+	assert_int_equal(none.pages_written + none.blocks_filled, 0);
+	ftl_get_class_stats(sh.ftl, FTL_MAX_CLASSES, &none);
+	assert_int_equal(none.pages_written + none.blocks_filled, 0);
+	/* GC ran; each class's blocks died whole (sequential overwrites) */
+	assert_true(st.erases > 0);
+	assert_int_equal(st.gc_relocations, 0);
+	sh_fini(&sh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_reset_stats),
 		cmocka_unit_test(test_destroy_releases_all),
 		cmocka_unit_test(test_lookup_unlocked),
+		cmocka_unit_test(test_placement_classes),
 	};
 
 	return cmocka_run_group_tests_name("api", tests, NULL, NULL);

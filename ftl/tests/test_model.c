@@ -45,6 +45,7 @@ struct model_case {
 	u32 index;
 	u32 program_ppm;	/* flash faults, per million operations */
 	u32 erase_ppm;
+	u32 classes;		/* placement classes, 0 = one */
 };
 
 static u64 base_seed = DEFAULT_SEED;
@@ -70,6 +71,20 @@ static u64 pick_lpn(u64 *rng, const struct model_case *c, u64 lp)
 	return rnd_below(rng, lp);
 }
 
+/*
+ * With placement classes, the class of a write follows its lpn (as a
+ * lifetime hint follows a file): the hot tenth gets class 1, the rest a
+ * class by lpn; else class 0.
+ */
+static u32 class_of(const struct model_case *c, u64 lpn, u64 lp)
+{
+	if (c->classes < 2)
+		return 0;
+	if (lpn < (lp / 10 ? lp / 10 : 1))
+		return 1;
+	return (u32)(lpn % c->classes);
+}
+
 static void run_model(void **state)
 {
 	const struct model_case *c = *state;
@@ -92,6 +107,7 @@ static void run_model(void **state)
 	cfg.program_fail_ppm = c->program_ppm;
 	cfg.erase_fail_ppm = c->erase_ppm;
 	cfg.fault_seed = case_seed;
+	cfg.placement_classes = c->classes;
 	err = shadow_init_mode(&sh, &cfg, c->oob);
 	if (err)
 		fail_msg("%s: shadow_init: %d", c->name, err);
@@ -110,7 +126,8 @@ static void run_model(void **state)
 
 		op++;
 		if (r < 5000) {			/* single write */
-			CHECK(shadow_write(&sh, pick_lpn(&rng, c, lp)));
+			lpn = pick_lpn(&rng, c, lp);
+			CHECK(shadow_write_class(&sh, lpn, class_of(c, lpn, lp)));
 			writes++;
 		} else if (r < 5600) {		/* sequential run */
 			lpn = rnd_below(&rng, lp);
@@ -118,7 +135,8 @@ static void run_model(void **state)
 			if (len > lp - lpn)
 				len = lp - lpn;
 			for (i = 0; i < len; i++)
-				CHECK(shadow_write(&sh, lpn + i));
+				CHECK(shadow_write_class(&sh, lpn + i,
+							 class_of(c, lpn + i, lp)));
 			writes += len;
 		} else if (r < 8000) {		/* single read */
 			CHECK(shadow_read(&sh, rnd_below(&rng, lp)));
@@ -210,27 +228,38 @@ static void run_model(void **state)
 }
 
 /* name, pages/block, logical pages, op %, wl threshold, hot share,
- * rounds factor, expect GC relocations, gc_low, gc_high, policy, oob */
+ * rounds factor, expect GC relocations, gc_low, gc_high, policy, oob,
+ * index, program and erase faults (ppm), placement classes */
 #define GEOMETRIES(P, pname)						\
-	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, false, 0, 0, 0 }, \
-	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, false, 0, 0, 0 }, \
-	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, false, 0, 0, 0 }, \
-	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, false, 0, 0, 0 }, \
-	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0, 0, 0 }, \
-	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0, 0, 0 }
+	{ "tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, false, 0, 0, 0, 0 }, \
+	{ "tiny-ragged/" pname, 2, 15, 100, 0, 300, 80, false, 0, 0, P, false, 0, 0, 0, 0 }, \
+	{ "medium/" pname, 64, 4000, 12, 0, 500, 2, true, 0, 0, P, false, 0, 0, 0, 0 }, \
+	{ "default-ppb/" pname, 256, 16384, 7, 0, 0, 1, true, 0, 0, P, false, 0, 0, 0, 0 }, \
+	{ "wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, false, 0, 0, 0, 0 }, \
+	{ "watermarks-wl1/" pname, 8, 200, 40, 1, 700, 20, true, 3, 5, P, false, 0, 0, 0, 0 }
 
 /* The lpns in the data store's spare areas (ftl_ops.read_oob), as NAND keeps them. */
 #define OOB_GEOMETRIES(P, pname)					\
-	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0, 0, 0 }, \
-	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0, 0, 0 }
+	{ "oob-tiny/" pname, 4, 32, 50, 0, 0, 40, true, 0, 0, P, true, 0, 0, 0, 0 }, \
+	{ "oob-wear-level/" pname, 16, 512, 25, 3, 900, 8, true, 0, 0, P, true, 0, 0, 0, 0 }
 
 /*
  * Program and erase failures: hundreds of blocks go bad (100 % spare in
  * small blocks), each relocated and retired while every read is checked.
  */
 #define FAULT_GEOMETRIES(P, pname)					\
-	{ "faults/" pname, 4, 2048, 100, 3, 600, 1, true, 0, 0, P, false, 0, 500, 300 }, \
-	{ "oob-faults/" pname, 8, 2048, 100, 0, 0, 1, true, 3, 6, P, true, 0, 800, 2000 }
+	{ "faults/" pname, 4, 2048, 100, 3, 600, 1, true, 0, 0, P, false, 0, 500, 300, 0 }, \
+	{ "oob-faults/" pname, 8, 2048, 100, 0, 0, 1, true, 3, 6, P, true, 0, 800, 2000, 0 }
+
+/*
+ * Placement classes: each class fills its own open blocks (checked by the
+ * shadow on every program), GC and wear leveling relocate into theirs; the
+ * most classes, and classes with flash faults.
+ */
+#define CLASS_GEOMETRIES(P, pname)					\
+	{ "classes4/" pname, 64, 4000, 25, 0, 500, 2, true, 0, 0, P, false, 0, 0, 0, 4 }, \
+	{ "classes17-wl/" pname, 16, 2048, 40, 3, 800, 4, true, 0, 0, P, false, 0, 0, 0, 17 }, \
+	{ "classes3-faults/" pname, 8, 2048, 100, 0, 600, 1, true, 0, 0, P, false, 0, 500, 300, 3 }
 
 static struct model_case cases[] = {
 	GEOMETRIES(FTL_GC_GREEDY, "greedy"),
@@ -242,6 +271,9 @@ static struct model_case cases[] = {
 	FAULT_GEOMETRIES(FTL_GC_GREEDY, "greedy"),
 	FAULT_GEOMETRIES(FTL_GC_FIFO, "fifo"),
 	FAULT_GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
+	CLASS_GEOMETRIES(FTL_GC_GREEDY, "greedy"),
+	CLASS_GEOMETRIES(FTL_GC_FIFO, "fifo"),
+	CLASS_GEOMETRIES(FTL_GC_COST_BENEFIT, "cost-benefit"),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
