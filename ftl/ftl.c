@@ -24,20 +24,21 @@
 #include "ftl_impl.h"
 
 /*
- * Make room for one host page of frontier @f. The host may only take a
+ * Make room for one host page of class @cls. The host may only take a
  * free block while another stays behind for the GC frontier (GC reclaims by
  * relocating, so it needs a destination); GC keeps at least gc_low_blocks
  * >= 2 free. Between the watermarks, each new host block continues the GC
  * run a little.
  */
-static int prepare_host_page(struct ftl *ftl, u32 f)
+static int prepare_host_page(struct ftl *ftl, u32 cls)
 {
+	u32 f = FTL_FRONTIER_HOST(cls);
 	int err;
 
 	if (ftl_frontier_has_room(ftl, f))
 		return 0;
 	if (ftl->open[f] != FTL_NONE) {
-		ftl->classes[f - FTL_FRONTIER_HOST(0)].blocks_filled++;
+		ftl->classes[cls].blocks_filled++;
 		ftl_close_open_block(ftl, f);
 	}
 	if (ftl->free.nr < ftl->geo.gc_low_blocks || ftl->gc_active ||
@@ -72,7 +73,7 @@ void ftl_config_init(struct ftl_config *cfg, u64 logical_pages)
 
 /* GC needs its two open blocks plus the free-block watermark (2). */
 #define FTL_TOO_FEW_SPARE \
-	"too few spare blocks for garbage collection (at least 4 with default watermarks, one more per placement class beyond the first): raise over-provisioning or capacity"
+	"too few spare blocks for garbage collection (at least 4 with default watermarks, two more per placement class beyond the first): raise over-provisioning or capacity"
 
 static int config_fail(const char **why, const char *reason)
 {
@@ -117,7 +118,7 @@ int ftl_config_check(const struct ftl_config *cfg, struct ftl_geometry *geo,
 	g.pages_per_block = cfg->pages_per_block;
 	if (cfg->placement_classes > FTL_MAX_CLASSES)
 		return config_fail(why, "placement classes must be 0 to 17");
-	g.open_blocks = 1 + (cfg->placement_classes ? cfg->placement_classes : 1);
+	g.open_blocks = 2 * (cfg->placement_classes ? cfg->placement_classes : 1);
 	g.gc_low_blocks = cfg->gc_low_blocks ? cfg->gc_low_blocks : 2;
 	g.gc_high_blocks = cfg->gc_high_blocks ? cfg->gc_high_blocks :
 			   g.gc_low_blocks;
@@ -197,9 +198,12 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 					  sizeof(u32));
 	ftl->worn.slots = ftl_alloc_array(ftl, geo.physical_blocks,
 					  sizeof(u32));
+	if (cfg->placement_classes > 1)
+		ftl->lpn_class = ftl_alloc_array(ftl, geo.logical_pages, 1);
 	if (!ftl->l2p || (!ftl->p2l && !(ops && ops->read_oob)) ||
 	    !ftl->blocks || !ftl->buckets || !ftl->bucket_links ||
-	    !ftl->closed_links || !ftl->free.slots || !ftl->worn.slots) {
+	    !ftl->closed_links || !ftl->free.slots || !ftl->worn.slots ||
+	    (cfg->placement_classes > 1 && !ftl->lpn_class)) {
 		ftl_destroy(ftl);
 		return NULL;
 	}
@@ -246,6 +250,7 @@ void ftl_destroy(struct ftl *ftl)
 	ftl_free(ftl->closed_links);
 	ftl_free(ftl->free.slots);
 	ftl_free(ftl->worn.slots);
+	ftl_free(ftl->lpn_class);
 	ftl_free(ftl);
 }
 
@@ -266,7 +271,7 @@ int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
 	if (ftl->read_only)
 		return -EROFS;
 	do {
-		err = prepare_host_page(ftl, f);
+		err = prepare_host_page(ftl, cls);
 		if (err)
 			return err;
 	} while (ftl_program_fails(ftl, f));
@@ -280,6 +285,8 @@ int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
 		ftl->valid_pages++;
 	}
 	*ppn = ftl_program_page(ftl, f, lpn);
+	if (ftl->lpn_class)
+		ftl->lpn_class[lpn] = (u8)cls;
 	ftl->counters.host_pages_written++;
 	ftl->classes[cls].pages_written++;
 	return 0;
@@ -379,7 +386,11 @@ void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats)
 
 void ftl_reset_stats(struct ftl *ftl)
 {
+	u32 c;
+
 	ftl->counters = (struct ftl_stats){ 0 };
+	for (c = 0; c < FTL_MAX_CLASSES; c++)
+		ftl->classes[c] = (struct ftl_class_stats){ 0 };
 }
 
 void ftl_get_geometry(const struct ftl *ftl, struct ftl_geometry *geo)

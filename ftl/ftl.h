@@ -117,10 +117,10 @@ enum ftl_read_only {
  *	block is erased, as flash does (0 or 1): then ftl_stats.pages_stale
  *	counts those pages, else it is 0 (the store drops them at once)
  * @placement_classes: host write classes, [0, FTL_MAX_CLASSES]; each has
- *	its own open block (ftl_write_class()), so each needs one more spare
- *	block; 0 and 1 both mean one class, the only one ftl_write() uses.
- *	Relocations by GC and wear leveling share one open block whatever
- *	the class of the data they move
+ *	its own open block for host writes (ftl_write_class()) and one for
+ *	the relocations of its pages by GC, wear leveling and secure erase,
+ *	so each class beyond the first needs two more spare blocks; 0 and 1
+ *	both mean one class, the only one ftl_write() uses
  */
 struct ftl_config {
 	u32 page_size;
@@ -191,8 +191,8 @@ struct ftl_ops {
  * @spare_blocks: over-provisioned blocks
  * @physical_blocks: logical_blocks + spare_blocks
  * @physical_pages: physical_blocks * pages_per_block
- * @open_blocks: blocks open for writing: one per placement class, one
- *	for relocations
+ * @open_blocks: blocks open for writing: two per placement class, one
+ *	for host writes and one for relocations
  * @gc_low_blocks: effective low watermark
  * @gc_high_blocks: effective high watermark
  */
@@ -370,7 +370,7 @@ struct ftl_class_stats {
  * ftl_get_class_stats() - the counters of placement class @cls
  * @ftl: the FTL
  * @cls: class, below FTL_MAX_CLASSES (unconfigured ones read zero)
- * @out: filled in
+ * @out: filled in; counted since creation or ftl_reset_stats()
  */
 void ftl_get_class_stats(const struct ftl *ftl, u32 cls,
 			 struct ftl_class_stats *out);

@@ -35,14 +35,16 @@
 #define FTL_FAULT_RESERVE_BLOCKS	2
 
 /*
- * Write frontiers, the open blocks pages are programmed into: relocations
- * by GC, wear leveling and secure erase fill FTL_FRONTIER_GC, host writes
- * of placement class c fill FTL_FRONTIER_HOST(c). ("Frontier", not
- * "stream": the host's write streams are placement classes here.)
+ * Write frontiers, the open blocks pages are programmed into: host writes
+ * of placement class c fill FTL_FRONTIER_HOST(c), relocations of class c's
+ * pages by GC, wear leveling and secure erase FTL_FRONTIER_GC(c): a class
+ * stays apart from the others after a GC too, and what survived a GC apart
+ * from fresh data. ("Frontier", not "stream": the host's write streams are
+ * placement classes here.)
  */
-#define FTL_FRONTIER_GC		0u
-#define FTL_FRONTIER_HOST(c)	(1u + (c))
-#define FTL_MAX_FRONTIERS	(1 + FTL_MAX_CLASSES)
+#define FTL_FRONTIER_GC(c)	(2u * (c))
+#define FTL_FRONTIER_HOST(c)	(2u * (c) + 1u)
+#define FTL_MAX_FRONTIERS	(2 * FTL_MAX_CLASSES)
 
 enum ftl_block_state {
 	FTL_BLOCK_FREE,
@@ -104,7 +106,9 @@ struct ftl {
 	struct ftl_heap free;		/* free blocks */
 	struct ftl_heap worn;		/* closed and failing blocks */
 	u32 open[FTL_MAX_FRONTIERS];	/* FTL_NONE when not open */
-	u32 nr_frontiers;		/* 1 + placement classes */
+	u32 nr_frontiers;		/* 2 x placement classes */
+	/* the class of each lpn's last write; NULL with one class */
+	u8 *lpn_class;
 	bool gc_active;			/* between the low and high watermark */
 
 	u64 valid_pages;

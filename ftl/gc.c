@@ -92,23 +92,29 @@ static u32 pick_victim(const struct ftl *ftl)
 }
 
 /*
- * Make the GC frontier ready to program one page: open a free block if its
+ * Make GC frontier @f ready to program one page: open a free block if its
  * block is full (the most worn one for wear leveling), and try again in a
  * new block whenever a program fails.
  */
-static int prepare_gc_page(struct ftl *ftl, bool most_worn)
+static int prepare_gc_page(struct ftl *ftl, u32 f, bool most_worn)
 {
 	for (;;) {
-		if (!ftl_frontier_has_room(ftl, FTL_FRONTIER_GC)) {
-			if (ftl->open[FTL_FRONTIER_GC] != FTL_NONE)
-				ftl_close_open_block(ftl, FTL_FRONTIER_GC);
+		if (!ftl_frontier_has_room(ftl, f)) {
+			if (ftl->open[f] != FTL_NONE)
+				ftl_close_open_block(ftl, f);
 			if (!ftl->free.nr)
 				return ftl_out_of_blocks(ftl);
-			ftl_open_free_block(ftl, FTL_FRONTIER_GC, most_worn);
+			ftl_open_free_block(ftl, f, most_worn);
 		}
-		if (!ftl_program_fails(ftl, FTL_FRONTIER_GC))
+		if (!ftl_program_fails(ftl, f))
 			return 0;
 	}
+}
+
+/* The GC frontier of @lpn's placement class. */
+static u32 gc_frontier(const struct ftl *ftl, u32 lpn)
+{
+	return FTL_FRONTIER_GC(ftl->lpn_class ? ftl->lpn_class[lpn] : 0);
 }
 
 /*
@@ -161,12 +167,13 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 		ftl_closed_remove(ftl, b);
 	blk->state = FTL_BLOCK_VICTIM;
 	for (i = 0; i < ppb && blk->valid; i++) {
-		u32 from = first + i, lpn = ppn_owner(ftl, from), to;
+		u32 from = first + i, lpn = ppn_owner(ftl, from), to, f;
 
 		if (lpn == FTL_UNMAPPED)
 			continue;
+		f = gc_frontier(ftl, lpn);
 		/* Static wear leveling parks cold data on the most worn block. */
-		err = prepare_gc_page(ftl, why == FTL_COLLECT_WEAR_LEVELING);
+		err = prepare_gc_page(ftl, f, why == FTL_COLLECT_WEAR_LEVELING);
 		if (err) {
 			count_collection(ftl, relocated, why, false);
 			victim_restore(ftl, b, failing);
@@ -174,7 +181,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 		}
 		ftl_mark_stale(ftl, from);
 		blk->valid--;
-		to = ftl_program_page(ftl, FTL_FRONTIER_GC, lpn);
+		to = ftl_program_page(ftl, f, lpn);
 		if (ftl->ops && ftl->ops->move)
 			ftl->ops->move(ftl->ctx, from, to);
 		relocated++;

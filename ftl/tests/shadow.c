@@ -81,7 +81,8 @@ static void cb_release(void *ctx, u64 released_lpn, u32 ppn)
 
 /*
  * Placement: the block of @ppn, about to be programmed for @what, holds
- * only pages of class @cls (SHADOW_GC_CLASS: relocations) since its erase.
+ * only pages of class @cls (SHADOW_GC_CLASS(): relocations of a class)
+ * since its erase.
  */
 static bool block_class_ok(struct shadow *sh, const char *what, u32 ppn,
 			   u32 cls)
@@ -127,7 +128,8 @@ static void cb_move(void *ctx, u32 from, u32 to)
 			    from, to);
 		return;
 	}
-	if (!block_class_ok(sh, "move to", to, SHADOW_GC_CLASS))
+	if (!block_class_ok(sh, "move to", to,
+			    SHADOW_GC_CLASS(sh->lpn_class[lpn])))
 		return;
 	sh->content[to] = sh->content[from];
 	sh->p2l[to] = lpn;
@@ -318,9 +320,11 @@ int shadow_init_mode(struct shadow *sh, const struct ftl_config *cfg,
 	sh->pending_moves = calloc(geo.physical_blocks, sizeof(u32));
 	sh->bad = calloc(geo.physical_blocks, 1);
 	sh->block_class = malloc(geo.physical_blocks);
+	sh->lpn_class = calloc(geo.logical_pages, 1);
 	if (!sh->ref || !sh->l2p || !sh->content || !sh->p2l ||
 	    !sh->programmed || !sh->written || !sh->erase_count ||
-	    !sh->pending_moves || !sh->bad || !sh->block_class) {
+	    !sh->pending_moves || !sh->bad || !sh->block_class ||
+	    !sh->lpn_class) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -358,6 +362,7 @@ fail:
 	free(sh->pending_moves);
 	free(sh->bad);
 	free(sh->block_class);
+	free(sh->lpn_class);
 	memset(sh, 0, sizeof(*sh));
 	return err;
 }
@@ -394,7 +399,9 @@ bool shadow_fini(struct shadow *sh)
 	free(sh->pending_moves);
 	free(sh->bad);
 	free(sh->block_class);
+	free(sh->lpn_class);
 	sh->block_class = NULL;
+	sh->lpn_class = NULL;
 	sh->written = NULL;
 	sh->bad = NULL;
 	sh->ref = NULL;
@@ -452,6 +459,7 @@ bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls)
 				   (unsigned long long)lpn, ppn);
 	if (!block_class_ok(sh, "write", ppn, cls))
 		return false;
+	sh->lpn_class[lpn] = (u8)cls;
 	sh->programmed[ppn] = 1;
 	sh->written[ppn] = (u32)lpn;
 	sh->content[ppn] = (++sh->generation << 32) | (lpn & 0xffffffffULL);

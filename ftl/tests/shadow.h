@@ -19,9 +19,9 @@
 #include "../ftl.h"
 
 #define SHADOW_NONE	U64_MAX
-/* block_class: an erased block; a block relocations fill */
-#define SHADOW_NO_CLASS	0xfe
-#define SHADOW_GC_CLASS	0xff
+/* block_class: an erased block; a block relocations of class c fill */
+#define SHADOW_NO_CLASS		0xfe
+#define SHADOW_GC_CLASS(c)	(0x80 | (c))
 
 struct shadow_counts {
 	u64 host_written;
@@ -58,8 +58,9 @@ struct shadow {
 	u32 *pending_moves;	/* per block: pages moved out since erase */
 	u8 *bad;		/* per block: retired, must never be used */
 	u8 *block_class;	/* per block: the placement class of every page
-				 * programmed since its erase, SHADOW_GC_CLASS
+				 * programmed since its erase, SHADOW_GC_CLASS()
 				 * for relocations, SHADOW_NO_CLASS if none */
+	u8 *lpn_class;		/* per lpn: the class of its last write */
 	u64 generation;		/* content = generation << 32 | lpn */
 	u64 mapped;		/* lpns holding data */
 

@@ -822,7 +822,8 @@ static void test_lookup_unlocked(void **state)
 }
 
 /*
- * Placement classes: one open block each (open_blocks, the spare check),
+ * Placement classes: two open blocks each, host and GC (open_blocks, the
+ * spare check),
  * ftl_write_class() refuses a class that is not configured and changes
  * nothing, each class's pages fill blocks of their own (the shadow checks
  * every program), and the per-class counters add up.
@@ -847,7 +848,7 @@ static void test_placement_classes(void **state)
 	small_cfg(&cfg, 4, 64, 50, FTL_GC_GREEDY);
 	cfg.placement_classes = 3;
 	assert_int_equal(ftl_config_check(&cfg, &geo, NULL), 0);
-	assert_int_equal(geo.open_blocks, 4);
+	assert_int_equal(geo.open_blocks, 6);	/* host and GC, per class */
 	sh_init(&sh, &cfg);
 	assert_int_equal(ftl_write_class(sh.ftl, 0, 3, &ppn), -EINVAL);
 	assert_int_equal(ppn, 7);
@@ -876,6 +877,10 @@ static void test_placement_classes(void **state)
 	/* GC ran; each class's blocks died whole (sequential overwrites) */
 	assert_true(st.erases > 0);
 	assert_int_equal(st.gc_relocations, 0);
+	/* counters, reset with the others */
+	shadow_reset_stats(&sh);
+	ftl_get_class_stats(sh.ftl, 1, &cs[1]);
+	assert_int_equal(cs[1].pages_written + cs[1].blocks_filled, 0);
 	sh_fini(&sh);
 }
 

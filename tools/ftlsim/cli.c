@@ -36,6 +36,14 @@ static void usage(FILE *f)
 "  --wl-threshold N      static wear-leveling threshold, 0 = off (default %u)\n"
 "  --gc-low N            GC starts below N free blocks (default: core's)\n"
 "  --gc-high N           and stops at N free blocks (default: core's)\n"
+"Placement (write lifetime hints, write streams):\n"
+"  --placement-classes N host write classes, each filling its own open\n"
+"                        block, 0..%u (default 0: one class); GC shares\n"
+"                        one more. Each class past the first needs one\n"
+"                        more spare block\n"
+"  --classify C          the class of a synthetic write: none (default,\n"
+"                        class 0) | hotcold (the hotcold workload's hot\n"
+"                        pages class 1, the others class 0)\n"
 "Flash faults (the run stops early if the device wears out):\n"
 "  --program-fail-ppm N  page programs that fail, per million (default 0)\n"
 "  --erase-fail-ppm N    block erases that fail, per million (default 0)\n"
@@ -90,6 +98,7 @@ static void usage(FILE *f)
 "  --help                this text\n",
 		prog, FTL_DEFAULT_PAGE_SIZE, FTL_DEFAULT_PAGES_PER_BLOCK,
 		FTL_DEFAULT_OP_PERCENT, FTL_DEFAULT_WL_THRESHOLD,
+		FTL_MAX_CLASSES,
 		FTL_TIMING_DEFAULT_CHANNELS,
 		FTL_TIMING_DEFAULT_DIES_PER_CHANNEL,
 		FTL_TIMING_DEFAULT_READ_US, FTL_TIMING_DEFAULT_PROGRAM_US,
@@ -146,18 +155,24 @@ static u32 parse_u32(const char *opt, const char *s)
 	return (u32)v;
 }
 
-/* An integer in [1, @max]; the message names the flag and the range. */
-static u32 parse_range(const char *opt, const char *s, u32 max)
+/* An integer in [@min, @max]; the message names the flag and the range. */
+static u32 parse_between(const char *opt, const char *s, u32 min, u32 max)
 {
 	u64 v = parse_size(opt, s);
 
-	if (v < 1 || v > max) {
+	if (v < min || v > max) {
 		char msg[100];
 
-		snprintf(msg, sizeof(msg), "%s must be in 1..%u", opt, max);
+		snprintf(msg, sizeof(msg), "%s must be in %u..%u", opt, min,
+			 max);
 		bad("%s", msg);
 	}
 	return (u32)v;
+}
+
+static u32 parse_range(const char *opt, const char *s, u32 max)
+{
+	return parse_between(opt, s, 1, max);
 }
 
 static double parse_double(const char *opt, const char *s)
@@ -209,7 +224,7 @@ enum {
 	O_PROGRAM_FAIL, O_ERASE_FAIL, O_ENDURANCE, O_REMANENCE, O_FAULT_SEED,
 	O_TIMING, O_CHANNELS, O_DIES, O_READ_US, O_PROGRAM_US, O_ERASE_US,
 	O_CHANNEL_MBPS, O_QUEUE_DEPTH, O_REQUEST_PAGES, O_READ_FRACTION,
-	O_SHARDS,
+	O_SHARDS, O_PLACEMENT_CLASSES, O_CLASSIFY,
 };
 
 static const struct option longopts[] = {
@@ -223,6 +238,8 @@ static const struct option longopts[] = {
 	{ "wl-threshold",	required_argument, NULL, O_WL },
 	{ "gc-low",		required_argument, NULL, O_GC_LOW },
 	{ "gc-high",		required_argument, NULL, O_GC_HIGH },
+	{ "placement-classes",	required_argument, NULL, O_PLACEMENT_CLASSES },
+	{ "classify",		required_argument, NULL, O_CLASSIFY },
 	{ "workload",		required_argument, NULL, O_WORKLOAD },
 	{ "trim-fraction",	required_argument, NULL, O_TRIM },
 	{ "fill",		no_argument,	   NULL, O_FILL },
@@ -369,6 +386,19 @@ void parse_args(struct opts *o, int argc, char **argv)
 		case O_GC_HIGH:
 			o->gc_high = parse_u32(name, optarg);
 			break;
+		case O_PLACEMENT_CLASSES:
+			o->placement_classes =
+				parse_between(name, optarg, 0, FTL_MAX_CLASSES);
+			break;
+		case O_CLASSIFY:
+			if (!strcmp(optarg, "none"))
+				o->classify = CLASSIFY_NONE;
+			else if (!strcmp(optarg, "hotcold"))
+				o->classify = CLASSIFY_HOTCOLD;
+			else
+				bad("unknown --classify '%s' (none, hotcold)",
+				    optarg);
+			break;
 		case O_PROGRAM_FAIL:
 			o->program_fail_ppm = parse_u32(name, optarg);
 			break;
@@ -474,6 +504,14 @@ void parse_args(struct opts *o, int argc, char **argv)
 	if (o->trace && o->workload_given)
 		bad("%s", "--trace replaces --workload, --trim-fraction, --writes "
 		    "and --warmup");
+	if (o->trace && o->classify)
+		bad("%s", "--classify is for synthetic workloads: a trace's "
+		    "writes carry their class (ftlblk format, class=N)");
+	if (o->classify == CLASSIFY_HOTCOLD && o->workload != WL_HOTCOLD)
+		bad("%s", "--classify hotcold needs --workload hotcold");
+	if (o->classify && o->placement_classes < 2)
+		bad("%s", "--classify hotcold needs --placement-classes 2 or "
+		    "more (it writes classes 0 and 1)");
 	if (o->logical_pages && o->size_bytes)
 		bad("%s", "give --logical-pages or --size, not both");
 	if (o->timing_flag && !o->timing)

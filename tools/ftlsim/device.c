@@ -20,6 +20,7 @@ struct simdev *simdev_create(const struct ftl_config *cfg, u32 nr,
 	d->dealing = (struct ftl_shards){ .nr = nr,
 					  .stripe = cfg->pages_per_block };
 	d->logical_pages = cfg->logical_pages;
+	d->classes = cfg->placement_classes ? cfg->placement_classes : 1;
 	*err = ftl_shard_check(cfg, &d->dealing, why);
 	if (*err)
 		goto fail;
@@ -181,6 +182,20 @@ void simdev_reset_stats(struct simdev *d)
 
 	for (i = 0; i < d->dealing.nr; i++)
 		ftl_reset_stats(d->shard[i]);
+}
+
+void simdev_get_class_stats(const struct simdev *d, u32 cls,
+			    struct ftl_class_stats *out)
+{
+	struct ftl_class_stats part;
+	u32 i;
+
+	*out = (struct ftl_class_stats){ 0 };
+	for (i = 0; i < d->dealing.nr; i++) {
+		ftl_get_class_stats(d->shard[i], cls, &part);
+		out->pages_written += part.pages_written;
+		out->blocks_filled += part.blocks_filled;
+	}
 }
 
 u64 simdev_metadata_bytes(const struct simdev *d)

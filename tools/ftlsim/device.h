@@ -18,10 +18,12 @@
  * @shard: the instances
  * @first_ppn: each instance's page 0 in the device's numbering
  * @logical_pages: the device's
+ * @classes: placement classes every shard has, at least 1
  */
 struct simdev {
 	struct ftl_shards dealing;
 	u64 logical_pages;
+	u32 classes;
 	struct ftl *shard[FTL_MAX_SHARDS];
 	u32 first_ppn[FTL_MAX_SHARDS];
 };
@@ -40,6 +42,19 @@ static inline int simdev_write(struct simdev *d, u64 lpn, u32 *ppn)
 	u64 local;
 	u32 i = ftl_shard_of(&d->dealing, lpn, &local);
 	int err = ftl_write(d->shard[i], local, ppn);
+
+	if (!err)
+		*ppn += d->first_ppn[i];
+	return err;
+}
+
+/* ftl_write_class(): the page's shard writes it into class @cls's block. */
+static inline int simdev_write_class(struct simdev *d, u64 lpn, u32 cls,
+				     u32 *ppn)
+{
+	u64 local;
+	u32 i = ftl_shard_of(&d->dealing, lpn, &local);
+	int err = ftl_write_class(d->shard[i], local, cls, ppn);
 
 	if (!err)
 		*ppn += d->first_ppn[i];
@@ -83,6 +98,9 @@ enum ftl_read_only simdev_read_only(const struct simdev *d);
 void simdev_get_stats(const struct simdev *d, struct ftl_stats *st);
 void simdev_get_geometry(const struct simdev *d, struct ftl_geometry *geo);
 void simdev_reset_stats(struct simdev *d);
+/* ftl_get_class_stats() summed over the shards (reset with the others). */
+void simdev_get_class_stats(const struct simdev *d, u32 cls,
+			    struct ftl_class_stats *out);
 u64 simdev_metadata_bytes(const struct simdev *d);
 /* Block @block of the device (the shards' in order). */
 u32 simdev_block_erase_count(const struct simdev *d, u32 block);

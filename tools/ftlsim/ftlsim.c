@@ -77,10 +77,14 @@ static void for_each_request(struct sim *s, FILE *f,
 		trace_fail(s, "empty trace: no 'fio version 2|3 iolog' header");
 }
 
+/* A write of a class other than 0 shows it: iologs dump as before. */
 static void dump_one(struct sim *s, const struct trace_req *req)
 {
-	printf("%llu %s %llu %llu\n", (ULL)s->tp.line, trace_req_name(req),
+	printf("%llu %s %llu %llu", (ULL)s->tp.line, trace_req_name(req),
 	       (ULL)req->sector, (ULL)req->nr_sects);
+	if (req->cls)
+		printf(" class=%u", req->cls);
+	printf("\n");
 }
 
 static FILE *trace_csv;
@@ -92,11 +96,13 @@ static void replay_one(struct sim *s, const struct trace_req *req)
 	int err = replay_req(&s->rp, req, &why);
 
 	if (err) {
-		char msg[200];
+		char msg[200], cls[40] = "";
 
-		snprintf(msg, sizeof(msg), "%s %llu + %llu: %s",
+		if (req->cls)
+			snprintf(cls, sizeof(cls), " class=%u", req->cls);
+		snprintf(msg, sizeof(msg), "%s %llu + %llu%s: %s",
 			 trace_req_name(req), (ULL)req->sector,
-			 (ULL)req->nr_sects, why ? why : strerror(-err));
+			 (ULL)req->nr_sects, cls, why ? why : strerror(-err));
 		trace_fail(s, msg);
 	}
 	if (replay_requests(&s->rp) >= trace_next_sample) {
@@ -224,6 +230,7 @@ int main(int argc, char **argv)
 	cfg.erase_fail_ppm = o.erase_fail_ppm;
 	cfg.endurance = o.endurance;
 	cfg.remanence = o.remanence;
+	cfg.placement_classes = o.placement_classes;
 	cfg.fault_seed = o.fault_seed;
 
 	if (ftl_config_check(&cfg, &s.geo, &why)) {

@@ -22,6 +22,16 @@ typedef unsigned long long ULL;	/* for printf %llu */
 
 enum workload { WL_UNIFORM, WL_SEQUENTIAL, WL_HOTCOLD };
 
+/*
+ * --classify: which placement class a synthetic write gets, from its
+ * logical page alone (never from the PRNG, so that a run with and without
+ * it writes the same pages in the same order).
+ */
+enum classify {
+	CLASSIFY_NONE,		/* every write class 0 */
+	CLASSIFY_HOTCOLD,	/* the hot pages class 1, the others class 0 */
+};
+
 struct opts {
 	u64 logical_pages;	/* 0: derive from size */
 	u64 size_bytes;		/* 0: unset */
@@ -34,6 +44,8 @@ struct opts {
 	u32 gc_low, gc_high;
 	u32 program_fail_ppm, erase_fail_ppm, endurance;
 	u32 remanence;		/* --remanence: 0 or 1 */
+	u32 placement_classes;	/* --placement-classes: 0..FTL_MAX_CLASSES */
+	enum classify classify;
 	u64 fault_seed;
 	enum workload workload;
 	double hot_pct, access_pct;

@@ -6,7 +6,8 @@
  * sectors [s, s + n):
  *  - READ: per flash page touched, ftl_read() (host_pages_read, and
  *    unmapped_reads for a page without data);
- *  - WRITE: per flash page touched, ftl_write(): a whole page is
+ *  - WRITE: per flash page touched, ftl_write_class() with the write's
+ *    placement class (0 unless the trace gives one): a whole page is
  *    programmed, a partial one read-modify-written (one program either
  *    way, host_pages_written + 1);
  *  - DISCARD (one range), zero_range(discard): whole pages go to
@@ -41,6 +42,10 @@
 #include <string.h>
 
 #include "replay.h"
+
+/* tracefile.c is plain C without the core's headers: one bound for both. */
+_Static_assert(TRACE_MAX_CLASSES == FTL_MAX_CLASSES,
+	       "TRACE_MAX_CLASSES must be FTL_MAX_CLASSES");
 
 int replay_init(struct replay *r, struct simdev *ftl, u32 page_size,
 		u64 logical_pages)
@@ -248,8 +253,11 @@ static int read_pages(struct replay *r, u64 pos, u64 left)
 	return 0;
 }
 
-/* ... and for a write: one ftl_write() per page, partial ones too. */
-static int write_pages(struct replay *r, u64 pos, u64 left)
+/*
+ * ... and for a write: one ftl_write() per page, partial ones too, into
+ * the open block of the write's placement class (ftl_write_class()).
+ */
+static int write_pages(struct replay *r, u64 pos, u64 left, u32 cls)
 {
 	u32 spp = r->sectors_per_page;
 	u32 ppn;
@@ -262,7 +270,7 @@ static int write_pages(struct replay *r, u64 pos, u64 left)
 		u64 len = spp - off < left ? spp - off : left;
 		u64 lpn = pos / spp;
 
-		err = simdev_write(r->ftl, lpn, &ppn);
+		err = simdev_write_class(r->ftl, lpn, cls, &ppn);
 		if (err)
 			return err;
 		if (len != spp)
@@ -299,7 +307,12 @@ int replay_req(struct replay *r, const struct trace_req *req,
 		err = read_pages(r, pos, left);
 		break;
 	case TRACE_WRITE:
-		err = write_pages(r, pos, left);
+		if (req->cls >= r->ftl->classes) {
+			*why = "placement class not configured "
+			       "(--placement-classes must be above it)";
+			return -EINVAL;
+		}
+		err = write_pages(r, pos, left, req->cls);
 		break;
 	default:
 		*why = "unknown request type";

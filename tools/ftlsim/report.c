@@ -40,6 +40,35 @@ static double exact_erase_mean(struct sim *s)
 #define JU(name, v)	printf("  \"%s\": %llu,\n", name, (ULL)(v))
 #define JF(name, v)	printf("  \"%s\": %.6f,\n", name, (double)(v))
 
+/* Classes reported: the configured ones, at least class 0. */
+static u32 nr_classes(const struct sim *s)
+{
+	return s->ftl->classes;
+}
+
+static const char *classify_name(enum classify c)
+{
+	return c == CLASSIFY_HOTCOLD ? "hotcold" : "none";
+}
+
+/*
+ * The class counters of the measured phase, one array element per class:
+ * @blocks picks blocks_filled, else pages_written.
+ */
+static void class_array(struct sim *s, const char *name, bool blocks)
+{
+	struct ftl_class_stats cs;
+	u32 c;
+
+	printf("  \"%s\": [", name);
+	for (c = 0; c < nr_classes(s); c++) {
+		simdev_get_class_stats(s->ftl, c, &cs);
+		printf("%s%llu", c ? ", " : "",
+		       (ULL)(blocks ? cs.blocks_filled : cs.pages_written));
+	}
+	printf("],\n");
+}
+
 void print_json(struct sim *s, const struct ftl_stats *st,
 		       double elapsed, u64 measured)
 {
@@ -105,6 +134,8 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JF("free_blocks_mean", s->free_samples ? s->free_sum / s->free_samples
 					       : (double)st->free_blocks);
 	JU("trims", s->trims);
+	class_array(s, "class_pages_written", false);
+	class_array(s, "class_blocks_filled", true);
 	/* geometry */
 	JU("logical_pages", s->geo.logical_pages);
 	JU("page_size", o->page_size);
@@ -127,6 +158,8 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("erase_fail_ppm", o->erase_fail_ppm);
 	JU("endurance", o->endurance);
 	JU("remanence", o->remanence);
+	JU("placement_classes", o->placement_classes);
+	printf("  \"classify\": \"%s\",\n", classify_name(o->classify));
 	JU("fault_seed", o->fault_seed);
 	JF("trim_fraction", o->trim_fraction);
 	printf("  \"fill\": %s,\n", o->fill ? "true" : "false");
@@ -159,6 +192,23 @@ static void print_zeroes(struct sim *s, const struct ftl_stats *st)
 	       (ULL)r->secure_erase_sectors, (ULL)st->secure_erase_blocks,
 	       (ULL)st->secure_erase_relocations,
 	       (ULL)st->secure_erase_pages_left);
+}
+
+/* Per placement class: host pages written and blocks filled. */
+static void print_classes(struct sim *s)
+{
+	struct ftl_class_stats cs;
+	u32 c;
+
+	printf("classes:   %u, classify %s; host pages written (blocks "
+	       "filled) per class:", s->o->placement_classes,
+	       classify_name(s->o->classify));
+	for (c = 0; c < nr_classes(s); c++) {
+		simdev_get_class_stats(s->ftl, c, &cs);
+		printf(" %llu (%llu)%s", (ULL)cs.pages_written,
+		       (ULL)cs.blocks_filled, c + 1 < nr_classes(s) ? "," : "");
+	}
+	printf("\n");
 }
 
 void print_human(struct sim *s, const struct ftl_stats *st,
@@ -217,6 +267,8 @@ void print_human(struct sim *s, const struct ftl_stats *st,
 	       "%llu relocations\n", (ULL)st->gc_runs,
 	       (ULL)st->gc_relocations, (ULL)st->wl_runs,
 	       (ULL)st->wl_relocations);
+	if (o->placement_classes)
+		print_classes(s);
 	if (!o->trace)
 		printf("trims:     %llu (%llu valid pages discarded)\n",
 		       (ULL)s->trims, (ULL)st->valid_pages_discarded);

@@ -431,11 +431,14 @@ static int parse_msr(struct trace_parser *p, char **t, int n,
  *   fio-345 [001] ..... 123.456800: ftlblk_request: ftlblk0 op=write-zeroes
  *       sector=0 nr_sectors=16 flags=unmap                   (one line)
  *   ftlblk0 op=write sector=8 nr_sectors=8 flags=fua|preflush
+ *   ftlblk0 op=write sector=16 nr_sectors=8 flags= class=2
  *
  * A trace_pipe line (the part before the event name varies with the
  * kernel and its trace options) or the same stripped to begin at the disk
- * name. Other events of a trace_pipe line and '#' comments (the trace
- * file's header) are skipped.
+ * name. A write may end in class=N, its placement class (the module
+ * prints it when placement classes are on); without it, class 0. Other
+ * events of a trace_pipe line and '#' comments (the trace file's header)
+ * are skipped.
  */
 #define FTLBLK_EVENT	"ftlblk_request: "
 
@@ -522,6 +525,28 @@ static int ftlblk_op(struct trace_parser *p, const char *op, bool unmap,
 	return !flush;
 }
 
+/*
+ * The optional class=N after flags=: only a write has one (the other ops
+ * program nothing, or zeroes the module places as class 0).
+ */
+static int ftlblk_class(struct trace_parser *p, const char *tok,
+			const struct trace_req *req, unsigned int *cls)
+{
+	const char *v = ftlblk_field(tok, "class");
+	uint64_t c;
+
+	if (!v)
+		return fail(p, "unknown field '%.40s' after flags= (want "
+			    "class=N)", tok);
+	if (req->op != TRACE_WRITE)
+		return fail(p, "class= on a request that is no write");
+	if (!parse_dec(v, &c) || c >= TRACE_MAX_CLASSES)
+		return fail(p, "bad class '%.40s' (decimal, below %d)", v,
+			    TRACE_MAX_CLASSES);
+	*cls = (unsigned int)c;
+	return 0;
+}
+
 /* One disk's trace: the first request line names it. */
 static int ftlblk_disk(struct trace_parser *p, const char *disk)
 {
@@ -536,21 +561,22 @@ static int ftlblk_disk(struct trace_parser *p, const char *disk)
 	return 0;
 }
 
-/* "DISK op=OP sector=N nr_sectors=N flags=F", split into @t. */
+/* "DISK op=OP sector=N nr_sectors=N flags=F [class=N]", split into @t. */
 static int ftlblk_request(struct trace_parser *p, char **t, int n,
 			  struct trace_req *req)
 {
 	const char *op, *sec, *nr, *flags;
 	uint64_t sector, nr_sects;
+	unsigned int cls = 0;
 	bool unmap;
 	int ret;
 
-	if (n != 5 || !(op = ftlblk_field(t[1], "op")) ||
+	if ((n != 5 && n != 6) || !(op = ftlblk_field(t[1], "op")) ||
 	    !(sec = ftlblk_field(t[2], "sector")) ||
 	    !(nr = ftlblk_field(t[3], "nr_sectors")) ||
 	    !(flags = ftlblk_field(t[4], "flags")))
 		return fail(p, "want 'DISK op=OP sector=N nr_sectors=N "
-			    "flags=F' (ftlblk_request)");
+			    "flags=F [class=N]' (ftlblk_request)");
 	if (ftlblk_disk(p, t[0]) || ftlblk_flags(p, flags, &unmap))
 		return -1;
 	if (!parse_dec(sec, &sector))
@@ -564,12 +590,15 @@ static int ftlblk_request(struct trace_parser *p, char **t, int n,
 	ret = ftlblk_op(p, op, unmap, req);
 	if (ret < 0)
 		return ret;
+	if (n == 6 && ftlblk_class(p, t[5], req, &cls))
+		return -1;
 	if (!ret || !nr_sects) {
 		p->skipped++;		/* a flush, or no range */
 		return 0;
 	}
 	req->sector = sector;
 	req->nr_sects = nr_sects;
+	req->cls = cls;
 	return 1;
 }
 

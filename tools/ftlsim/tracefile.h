@@ -55,6 +55,9 @@ enum trace_zero {
  * @nr_sects: length in sectors, > 0
  * @file: iolog only: index of the file name in the parser's table (the
  *	order of the "add" lines, or of first use); 0 otherwise
+ * @cls: placement class of a write, below TRACE_MAX_CLASSES: the ftlblk
+ *	format's class=N (the module's class of the write's lifetime hint or
+ *	stream); 0 without it, and in every other format
  */
 struct trace_req {
 	enum trace_op op;
@@ -62,7 +65,11 @@ struct trace_req {
 	uint64_t sector;
 	uint64_t nr_sects;
 	unsigned int file;
+	unsigned int cls;
 };
+
+/* The core's FTL_MAX_CLASSES (replay.c checks): classes 0..16. */
+#define TRACE_MAX_CLASSES	17
 
 #define TRACE_MAX_FILES	16
 #define TRACE_NAME_MAX	256

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftlsim's synthetic workloads: uniform, sequential and hot/cold host
- * page writes, with trims of valid pages mixed in (--trim-fraction), the
- * fill of the whole device, and with --timing the same as requests for the
- * NAND timing model (timed.c); the periodic sample of the statistics
- * (--csv). The PRNG is xoshiro256** (ftlsim.h), seeded by --seed: one seed,
- * one run.
+ * page writes, with trims of valid pages mixed in (--trim-fraction) and
+ * placement classes (--classify), the fill of the whole device, and with
+ * --timing the same as requests for the NAND timing model (timed.c); the
+ * periodic sample of the statistics (--csv). The PRNG is xoshiro256**
+ * (ftlsim.h), seeded by --seed: one seed, one run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,12 +34,22 @@ static void die_write(int err, u64 lpn)
 }
 
 /*
+ * The placement class of a write to @lpn (--classify): a function of the
+ * page alone, as a file's write lifetime hint is of the file, so that
+ * classifying draws nothing from the PRNG and changes no page written.
+ */
+static inline u32 write_class(const struct sim *s, u64 lpn)
+{
+	return s->o->classify == CLASSIFY_HOTCOLD && lpn < s->hot_n;
+}
+
+/*
  * Write @lpn; *@ppn receives the page programmed.
  * Return: false once the device has worn out (the write was refused).
  */
 static inline bool sim_write_at(struct sim *s, u64 lpn, u32 *ppn)
 {
-	int err = simdev_write(s->ftl, lpn, ppn);
+	int err = simdev_write_class(s->ftl, lpn, write_class(s, lpn), ppn);
 
 	if (__builtin_expect(err, 0)) {
 		if (err != -EROFS || simdev_read_only(s->ftl) != FTL_READ_ONLY_WORN_OUT)

@@ -3,12 +3,14 @@
  * fuzz_trace.c - libFuzzer target for the trace parsers and the replay.
  *
  * Input: byte 0 picks the format (% 4: blkparse, iolog, msr, ftlblk), the
- * blkparse event (/ 4 % 3: D, C, Q) and the device (/ 12 % 2: one FTL or
- * two shards), the rest is the trace text, split at '\n'. Every line goes
- * through trace_parse_line(); the requests it returns are replayed on a
- * tiny device (32 logical pages of 4 KiB, 4 pages per block, with
- * remanence), so requests beyond the device, partial pages, batches,
- * write-zeroes and secure erases across shards are all reached. Checked:
+ * blkparse event (/ 4 % 3: D, C, Q) and the device (/ 12 % 2: one FTL
+ * with 3 placement classes, or two shards of one class), the rest is the
+ * trace text, split at '\n'. Every line goes through trace_parse_line();
+ * the requests it returns are replayed on a tiny device (32 logical pages
+ * of 4 KiB, 4 pages per block, with remanence), so requests beyond the
+ * device, partial pages, batches, write-zeroes and secure erases across
+ * shards, writes of every class and of classes not configured are all
+ * reached. Checked:
  * an error always carries a reason, a request is never empty and never
  * wraps, an unmapped page never has non-zero sectors, and ftl_check()
  * holds at the end.
@@ -37,6 +39,8 @@ static struct simdev *fuzz_device(u8 pick)
 	cfg.op_percent = 100;
 	cfg.wl_threshold = 2;
 	cfg.remanence = 1;
+	/* a shard of 4 spare blocks has room for one class only */
+	cfg.placement_classes = (pick / 12) % 2 ? 0 : 3;
 	ftl_port_quiet = true;
 	d = simdev_create(&cfg, (pick / 12) % 2 + 1, NULL, NULL, &err, &why);
 	if (!d)

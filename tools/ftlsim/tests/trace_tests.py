@@ -191,6 +191,20 @@ BAD = [
      "CPU:1 [LOST 12 EVENTS]\n", 2, "lost events"),
     ("ftlblk", "ftlblk0 op=write-zeroes sector=%d nr_sectors=8 flags=\n" %
      (1024 * 8 - 4), 1, "beyond the end of the device"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=17\n", 1,
+     "bad class '17' (decimal, below 17)"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=x1\n", 1,
+     "bad class 'x1'"),
+    ("ftlblk", "ftlblk0 op=read sector=0 nr_sectors=8 flags= class=1\n", 1,
+     "class= on a request that is no write"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= stream=1\n", 1,
+     "unknown field 'stream=1'"),
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=1 "
+     "class=1\n", 1, "want 'DISK op=OP"),
+    # a class the device was not given (no --placement-classes: class 0)
+    ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags=\n"
+     "ftlblk0 op=write sector=8 nr_sectors=8 flags=fua class=1\n", 2,
+     "write 8 + 8 class=1: placement class not configured"),
 ]
 
 # ---- replay expectations, by hand ----------------------------------------
@@ -408,6 +422,33 @@ REPLAY_S4 = ftlblk_trace([("write", 0, 128, ""), ("write", 32, 8, ""),
 REPLAY_S4_WANT = {"secure_erase_blocks": 2, "secure_erase_relocations": 4,
                   "secure_erases": 1, "erases": 2, "pages_stale": 1,
                   "valid_pages": 15, "nand_pages_written": 22}
+
+
+# Trace K: writes with placement classes (the module's class=N, ftlsim
+# --placement-classes 3), 64 pages of 4 KiB in blocks of 4. Class 1 writes
+# pages 0-3 (its first block, full), then page 4: that write finds the
+# block full and closes it (class_blocks_filled 1) in a new one; class 0
+# page 5; class 2 page 6 whole and page 7 partly (one read-modify-write);
+# class 1 page 0 again, with fua, into its second block. Then a read.
+REPLAY_K = ftlblk_trace([("write", 0, 32, " class=1"),
+                         ("write", 32, 8, " class=1"),
+                         ("write", 40, 8, ""),
+                         ("write", 48, 12, " class=2"),
+                         ("write", 0, 8, "fua class=1"),
+                         ("read", 0, 64, "")])
+REPLAY_K_ARGS = ["--logical-pages", 64, "--pages-per-block", 4,
+                 "--op-percent", 50, "--wl-threshold", 0,
+                 "--placement-classes", 3]
+REPLAY_K_WANT = {"class_pages_written": [1, 6, 2],
+                 "class_blocks_filled": [0, 1, 0], "host_pages_written": 9,
+                 "nand_pages_written": 9, "rmw_pages": 1, "valid_pages": 8,
+                 "write_requests": 5, "placement_classes": 3}
+REPLAY_K_DUMP = [["1", "write", "0", "32", "class=1"],
+                 ["2", "write", "32", "8", "class=1"],
+                 ["3", "write", "40", "8"],
+                 ["4", "write", "48", "12", "class=2"],
+                 ["5", "write", "0", "8", "class=1"],
+                 ["6", "read", "0", "64"]]
 
 
 def iolog_as_ftlblk(text, full):
@@ -654,11 +695,37 @@ def test_ftlblk(run, report, san, write):
               SE3_ARGS + ["--shards", 2], write("s4.ftlblk", REPLAY_S4),
               REPLAY_S4_WANT)
 
+    # placement classes: class=N of the module's writes
+    k = write("k.ftlblk", REPLAY_K)
+    p = run(["--trace", k, "--trace-format", "ftlblk", "--trace-dump"],
+            check=False)
+    got = [ln.split() for ln in p.stdout.splitlines()]
+    report(p.returncode == 0 and got == REPLAY_K_DUMP,
+           "ftlblk class=N: --trace-dump %s (want %s)%s" %
+           (got, REPLAY_K_DUMP, p.stderr.strip()))
+    _counters(run, report, "K (writes of placement classes 0-2)",
+              REPLAY_K_ARGS, k, REPLAY_K_WANT)
+    _counters(run, report, "K with 2 shards", REPLAY_K_ARGS[:4] +
+              ["--op-percent", 100, "--placement-classes", 3, "--shards", 2],
+              k, {"class_pages_written": [1, 6, 2], "host_pages_written": 9,
+                  "nand_pages_written": 9})
+    _counters(run, report, "K without its class fields (class 0)",
+              REPLAY_K_ARGS, write("k0.ftlblk", REPLAY_K.replace(
+                  " class=1", "").replace(" class=2", "")),
+              {"class_pages_written": [9, 0, 0], "host_pages_written": 9})
+    p = run(REPLAY_K_ARGS[:-1] + [2, "--trace", k, "--trace-format",
+                                  "ftlblk"], check=False)
+    report(p.returncode == 1 and "%s:4: write 48 + 12 class=2: placement "
+           "class not configured" % k in p.stderr and not p.stdout,
+           "K with --placement-classes 2: exit %d at line 4: %s" %
+           (p.returncode, p.stderr.strip()))
+
     if san:
         for name, args in (("sample.ftlblk", SAMPLE_ARGS),
                            ("z1.ftlblk", REPLAY_A_ARGS),
                            ("s2.ftlblk", SE_ARGS),
-                           ("s3.ftlblk", SE3_ARGS + ["--shards", 2])):
+                           ("s3.ftlblk", SE3_ARGS + ["--shards", 2]),
+                           ("k.ftlblk", REPLAY_K_ARGS)):
             p, _ = _replay_json(run, args, os.path.join(
                 os.path.dirname(path), name), "ftlblk", binary=san)
             report(p.returncode == 0 and "runtime error" not in p.stderr

@@ -13,7 +13,9 @@
   tests of trace_tests.py (parsers, bad lines, counters worked out by hand,
   the guest tool iolog-replay on a file with --iolog-replay), and the NAND
   timing model tests of timing_tests.py (--timing against closed-form
-  throughput bounds and exact latencies).
+  throughput bounds and exact latencies), and the placement class tests
+  of placement_tests.py (WAF of a hot/cold mix with and without classes,
+  per GC policy; the class counters).
 
 Output: TAP-like "ok N - ..." / "not ok N - ..." lines carrying the numbers,
 last line "P passed, F failed"; exit status 1 if anything failed.
@@ -29,6 +31,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import placement_tests  # noqa: E402
 import timing_tests  # noqa: E402
 import trace_tests  # noqa: E402
 
@@ -406,7 +409,7 @@ def main():
     ap.add_argument("--only",
                     help="comma list: model,shards,trim,remanence,wl,cli,"
                     "san,trace,"
-                    "timing")
+                    "timing,placement")
     o = ap.parse_args()
     FTLSIM = o.ftlsim
     only = set(o.only.split(",")) if o.only else None
@@ -418,6 +421,8 @@ def main():
     tests.append(("trace", lambda: trace_tests.run_trace_tests(
         run, report, san=o.san, iolog_replay=o.iolog_replay)))
     tests.append(("timing", lambda: timing_tests.run_timing_tests(
+        run, report, parallel, sim, san=o.san)))
+    tests.append(("placement", lambda: placement_tests.run_placement_tests(
         run, report, parallel, sim, san=o.san)))
     for name, fn in tests:
         if only and name not in only:
