@@ -78,6 +78,48 @@ static inline void ftlblk_compat_wzeroes_unmap(struct queue_limits *lim)
 }
 
 /*
+ * Data placement: 6.9 (449813515d3e) gives bios a write lifetime hint
+ * again (bi_write_hint, from F_SET_RW_HINT on the file); 6.16 adds write
+ * streams (bi_write_stream, queue limit max_write_streams). A kernel
+ * without them never tells the driver, so the placement that needs them
+ * is refused (config.c).
+ */
+#define FTLBLK_HAVE_WRITE_HINTS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
+#define FTLBLK_HAVE_WRITE_STREAMS \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0))
+
+/* @rq's write lifetime hint (RWH_WRITE_LIFE_*), 0 where bios have none. */
+static inline unsigned int ftlblk_rq_write_hint(struct request *rq)
+{
+#if FTLBLK_HAVE_WRITE_HINTS
+	return rq->bio ? rq->bio->bi_write_hint : 0;
+#else
+	return 0;
+#endif
+}
+
+/* @rq's write stream, 0 for none or where the kernel has no streams. */
+static inline unsigned int ftlblk_rq_write_stream(struct request *rq)
+{
+#if FTLBLK_HAVE_WRITE_STREAMS
+	return rq->bio ? rq->bio->bi_write_stream : 0;
+#else
+	return 0;
+#endif
+}
+
+/* Advertise @streams write streams of @granularity bytes (6.16+). */
+static inline void ftlblk_compat_write_streams(struct queue_limits *lim,
+					       unsigned int streams,
+					       unsigned int granularity)
+{
+#if FTLBLK_HAVE_WRITE_STREAMS
+	lim->max_write_streams = streams;
+	lim->write_stream_granularity = streams ? granularity : 0;
+#endif
+}
+
+/*
  * 6.5: block_device_operations.open takes the disk and a blk_mode_t;
  * FTLBLK_OPEN_DISK(arg) is the disk of its first argument.
  */

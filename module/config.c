@@ -116,7 +116,62 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 			       .help = "0 or 1" },
 	[FTLBLK_SECURE_ERASE] = { .name = "secure_erase", .min = 0, .max = 1,
 				  .help = "0 or 1" },
+	[FTLBLK_PLACEMENT] = { .name = "placement", .min = 0,
+			       .max = FTLBLK_NR_PLACEMENTS - 1,
+			       .help = "none, hint (Linux 6.9+) or stream (Linux 6.16+)" },
+	[FTLBLK_WRITE_STREAMS] = { .name = "write_streams", .min = 0,
+				   .max = FTLBLK_MAX_WRITE_STREAMS,
+				   .help = "0..16 (write streams, 0 unless placement=stream)" },
 };
+
+static const char *const ftlblk_placement_names[FTLBLK_NR_PLACEMENTS] = {
+	[FTLBLK_PLACE_NONE] = "none",
+	[FTLBLK_PLACE_HINT] = "hint",
+	[FTLBLK_PLACE_STREAM] = "stream",
+};
+
+/**
+ * ftlblk_field_value_name() - the name of a named field's value
+ * @id: field
+ * @value: its value
+ *
+ * Return: "greedy", "hint"...; NULL for a numeric field.
+ */
+const char *ftlblk_field_value_name(enum ftlblk_field_id id,
+				    unsigned int value)
+{
+	if (id == FTLBLK_GC_POLICY)
+		return ftl_policy_name(value);
+	if (id == FTLBLK_PLACEMENT)
+		return value < FTLBLK_NR_PLACEMENTS ?
+		       ftlblk_placement_names[value] : "?";
+	return NULL;
+}
+
+/**
+ * ftlblk_field_parse() - a field's value from its text
+ * @id: field
+ * @text: a number, or for a named field a name (a trailing newline is
+ *	allowed)
+ * @value: receives the value
+ *
+ * Return: 0 or a negative errno (the caller reports it).
+ */
+int ftlblk_field_parse(enum ftlblk_field_id id, const char *text,
+		       unsigned int *value)
+{
+	int ret;
+
+	if (id == FTLBLK_GC_POLICY)
+		ret = ftl_policy_parse(text);
+	else if (id == FTLBLK_PLACEMENT)
+		ret = sysfs_match_string(ftlblk_placement_names, text);
+	else
+		return kstrtouint(text, 0, value);
+	if (ret >= 0)
+		*value = ret;
+	return ret < 0 ? ret : 0;
+}
 
 /* Defaults for new devices; the module parameters below write into it. */
 struct ftlblk_config ftlblk_defaults = { .val = {
@@ -208,6 +263,12 @@ FTLBLK_FIELD_PARAM(remanence, FTLBLK_REMANENCE,
 		   "Keep a superseded page's data until its erase block is erased, as flash does, 0 or 1. Default: 0");
 FTLBLK_FIELD_PARAM(secure_erase, FTLBLK_SECURE_ERASE,
 		   "Serve secure erase (BLKSECDISCARD): every copy of the range erased, 0 or 1. Default: 0");
+FTLBLK_FIELD_PARAM(write_streams, FTLBLK_WRITE_STREAMS,
+		   "Write streams advertised with placement=stream, 1..16 (0 otherwise). Default: 0");
+
+static char *placement = "none";
+module_param(placement, charp, 0444);
+MODULE_PARM_DESC(placement, "What chooses a write's open erase block: none, hint (its write lifetime hint, Linux 6.9+) or stream (its write stream, Linux 6.16+). Default: none");
 
 static char *gc_policy = "greedy";
 module_param(gc_policy, charp, 0444);
@@ -269,6 +330,40 @@ void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 	fcfg->fault_seed = v[FTLBLK_FAULT_SEED];
 	fcfg->endurance = v[FTLBLK_ENDURANCE];
 	fcfg->remanence = v[FTLBLK_REMANENCE];
+	if (v[FTLBLK_PLACEMENT] == FTLBLK_PLACE_HINT)
+		fcfg->placement_classes = FTLBLK_HINT_CLASSES;
+	else if (v[FTLBLK_PLACEMENT] == FTLBLK_PLACE_STREAM)
+		fcfg->placement_classes = v[FTLBLK_WRITE_STREAMS] + 1;
+}
+
+/*
+ * Placement needs what the running kernel tells a driver: a refused value
+ * names the kernel that would have it, so nobody measures a placement
+ * that cannot happen. write_streams goes with placement=stream only.
+ */
+static int ftlblk_placement_check(const struct ftlblk_config *cfg,
+				  const char *who)
+{
+	unsigned int p = cfg->val[FTLBLK_PLACEMENT];
+	bool streams = cfg->val[FTLBLK_WRITE_STREAMS] > 0;
+	bool stream_placement = p == FTLBLK_PLACE_STREAM;
+
+	if (p == FTLBLK_PLACE_HINT && !FTLBLK_HAVE_WRITE_HINTS) {
+		pr_err("%s: invalid placement hint: allowed none on this kernel (bios carry write hints from Linux 6.9)\n",
+		       who);
+		return -EINVAL;
+	}
+	if (p == FTLBLK_PLACE_STREAM && !FTLBLK_HAVE_WRITE_STREAMS) {
+		pr_err("%s: invalid placement stream: allowed %s on this kernel (write streams from Linux 6.16)\n",
+		       who, FTLBLK_HAVE_WRITE_HINTS ? "none or hint" : "none");
+		return -EINVAL;
+	}
+	if (streams != stream_placement) {
+		pr_err("%s: invalid write_streams %u: allowed 1..16 with placement=stream, 0 otherwise\n",
+		       who, cfg->val[FTLBLK_WRITE_STREAMS]);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**
@@ -320,6 +415,9 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who)
 		if (err)
 			return err;
 	}
+	err = ftlblk_placement_check(cfg, who);
+	if (err)
+		return err;
 	ftlblk_config_to_ftl(cfg, &fcfg);
 	/*
 	 * The block layer rounds max_discard_sectors down to the discard
@@ -344,7 +442,8 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who)
 
 /**
  * ftlblk_params_check() - check the module parameters, and turn the
- * named ones (gc_policy, power_cut_mode) into the defaults' values
+ * named ones (gc_policy, placement, power_cut_mode) into the defaults'
+ * values
  *
  * Return: 0, or -EINVAL after one pr_err() line naming the parameter and
  * the allowed values.
@@ -359,6 +458,12 @@ int __init ftlblk_params_check(void)
 		return -EINVAL;
 	}
 	ftlblk_defaults.val[FTLBLK_GC_POLICY] = policy;
+	if (ftlblk_field_parse(FTLBLK_PLACEMENT, placement,
+			       &ftlblk_defaults.val[FTLBLK_PLACEMENT])) {
+		pr_err("module parameter: invalid placement '%s': allowed %s\n",
+		       placement, ftlblk_fields[FTLBLK_PLACEMENT].help);
+		return -EINVAL;
+	}
 	policy = ftlblk_cut_mode_parse("module parameter", power_cut_mode);
 	if (policy < 0)
 		return policy;

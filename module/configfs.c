@@ -66,22 +66,16 @@ static ssize_t field_show(struct config_item *item, enum ftlblk_field_id id,
 	mutex_lock(&ftlblk_cfg_lock);
 	value = fi->cfg.val[id];
 	mutex_unlock(&ftlblk_cfg_lock);
-	if (id == FTLBLK_GC_POLICY)
-		return sysfs_emit(page, "%s\n", ftl_policy_name(value));
+	if (ftlblk_field_value_name(id, value))
+		return sysfs_emit(page, "%s\n", ftlblk_field_value_name(id, value));
 	return sysfs_emit(page, "%u\n", value);
 }
 
 static int field_parse(struct config_item *item, enum ftlblk_field_id id,
 		       const char *page, size_t count, unsigned int *value)
 {
-	int ret;
+	int ret = ftlblk_field_parse(id, page, value);
 
-	if (id == FTLBLK_GC_POLICY) {
-		ret = ftl_policy_parse(page);
-		*value = ret;
-	} else {
-		ret = kstrtouint(page, 0, value);
-	}
 	if (ret < 0) {
 		pr_err("%s: invalid %s '%.*s': allowed %s\n",
 		       config_item_name(item), ftlblk_fields[id].name,
@@ -162,6 +156,8 @@ FTLBLK_FIELD_ATTR(poll_queues, FTLBLK_POLL_QUEUES);
 FTLBLK_FIELD_ATTR(shards, FTLBLK_SHARDS);
 FTLBLK_FIELD_ATTR(remanence, FTLBLK_REMANENCE);
 FTLBLK_FIELD_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
+FTLBLK_FIELD_ATTR(placement, FTLBLK_PLACEMENT);
+FTLBLK_FIELD_ATTR(write_streams, FTLBLK_WRITE_STREAMS);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -329,6 +325,8 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_shards,
 	&ftlblk_item_attr_remanence,
 	&ftlblk_item_attr_secure_erase,
+	&ftlblk_item_attr_placement,
+	&ftlblk_item_attr_write_streams,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_power_cut,

@@ -90,6 +90,10 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	 */
 	if (v[FTLBLK_SECURE_ERASE])
 		lim->max_secure_erase_sectors = lim->max_write_zeroes_sectors;
+	/* Each stream an erase block of its own, as an FDP reclaim unit. */
+	ftlblk_compat_write_streams(lim, v[FTLBLK_WRITE_STREAMS],
+				    v[FTLBLK_PAGE_SIZE] *
+				    v[FTLBLK_PAGES_PER_BLOCK]);
 	/* discard off: discard_max_bytes 0, the block layer refuses discards. */
 	if (!v[FTLBLK_DISCARD])
 		return;
@@ -138,6 +142,13 @@ static int ftlblk_alloc_shards(struct ftlblk_dev *dev,
 				    GFP_KERNEL);
 		if (!sh->data)
 			return -ENOMEM;
+		/* A cached update is written back into its class's block. */
+		if (fcfg->placement_classes && dev->cfg.val[FTLBLK_WRITE_CACHE]) {
+			sh->cached_class = kvcalloc(geo.logical_pages, 1,
+						    GFP_KERNEL);
+			if (!sh->cached_class)
+				return -ENOMEM;
+		}
 		if (!fcfg->remanence)
 			continue;
 		dev->reclaim = ftlblk_reclaim_stale;
@@ -175,6 +186,7 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 		WARN_ON(sh->data_pages || sh->stale_pages);
 		kvfree(sh->data);
 		kvfree(sh->stale);
+		kvfree(sh->cached_class);
 	}
 	kfree(dev->shards);
 	dev->shards = NULL;

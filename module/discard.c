@@ -80,7 +80,7 @@ static blk_status_t zero_partial_page(struct ftlblk_dev *dev,
 		ftlblk_copy_page_locked(sh, lpn, buf, 0, 0);
 		memset(buf + (first << SECTOR_SHIFT), 0, count << SECTOR_SHIFT);
 		if (keep_mapped || memchr_inv(buf, 0, ftlblk_page_bytes(dev))) {
-			err = ftlblk_store_page(sh, lpn, page, treq, false);
+			err = ftlblk_store_page(sh, lpn, 0, page, treq, false);
 			page = err ? page : NULL;
 		} else {
 			err = ftlblk_store_unmap(sh, lpn, 1, false, treq);
@@ -135,7 +135,7 @@ static blk_status_t write_zero_pages(struct ftlblk_dev *dev,
 			replaced++;
 		memset(page_address(page), 0, ftlblk_page_bytes(dev));
 		ftlblk_lock(sh, &rel);
-		err = ftlblk_store_page(sh, local, page, treq, false);
+		err = ftlblk_store_page(sh, local, 0, page, treq, false);
 		ftlblk_unlock(sh);
 		if (err) {
 			ftlblk_pages_put(dev, &page, 1);

@@ -61,8 +61,25 @@ enum ftlblk_field_id {
 	FTLBLK_SHARDS,
 	FTLBLK_REMANENCE,
 	FTLBLK_SECURE_ERASE,
+	FTLBLK_PLACEMENT,
+	FTLBLK_WRITE_STREAMS,
 	FTLBLK_NR_FIELDS,
 };
+
+/*
+ * What chooses a write's open erase block (placement=): nothing, its
+ * write lifetime hint (6 classes: RWH_WRITE_LIFE_NOT_SET .. EXTREME), or
+ * its write stream (write_streams + 1 classes, 0 = no stream).
+ */
+enum ftlblk_placement {
+	FTLBLK_PLACE_NONE,
+	FTLBLK_PLACE_HINT,
+	FTLBLK_PLACE_STREAM,
+	FTLBLK_NR_PLACEMENTS,
+};
+
+#define FTLBLK_HINT_CLASSES	6
+#define FTLBLK_MAX_WRITE_STREAMS	16
 
 struct ftlblk_config {
 	unsigned int val[FTLBLK_NR_FIELDS];
@@ -312,6 +329,7 @@ struct ftlblk_shard {
 	u64 data_pages;
 	u32 *stale;
 	u64 stale_pages;
+	u8 *cached_class;	/* per lpn: placement class of its cached update */
 	struct ftlblk_released *rel;
 	struct ftl_timing_req *treq;
 	struct ftlblk_locked_counters ctr;
@@ -621,6 +639,10 @@ static inline unsigned int ftlblk_page_bytes(const struct ftlblk_dev *dev)
 /* config.c */
 extern struct ftlblk_config ftlblk_defaults;
 extern unsigned int ftlblk_default_cut_mode;
+const char *ftlblk_field_value_name(enum ftlblk_field_id id,
+				    unsigned int value);
+int ftlblk_field_parse(enum ftlblk_field_id id, const char *text,
+		       unsigned int *value);
 int ftlblk_field_check(enum ftlblk_field_id id, unsigned int value,
 		       const char *who);
 int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who);
@@ -659,6 +681,24 @@ static inline bool ftlblk_zeroes_unmap(struct ftlblk_dev *dev,
 	return !(rq->cmd_flags & REQ_NOUNMAP) && dev->cfg.val[FTLBLK_DISCARD];
 }
 
+/*
+ * The placement class of write @rq: its hint or its stream (the block
+ * layer merges only bios of one hint and one stream), 0 with placement
+ * none. The FTL core refuses a class it was not made with.
+ */
+static inline u8 ftlblk_rq_class(struct ftlblk_dev *dev, struct request *rq)
+{
+	switch (dev->cfg.val[FTLBLK_PLACEMENT]) {
+	case FTLBLK_PLACE_HINT:
+		return min(ftlblk_rq_write_hint(rq), FTLBLK_HINT_CLASSES - 1);
+	case FTLBLK_PLACE_STREAM:
+		return min(ftlblk_rq_write_stream(rq),
+			   dev->cfg.val[FTLBLK_WRITE_STREAMS]);
+	default:
+		return 0;
+	}
+}
+
 blk_status_t ftlblk_zero_sectors(struct ftlblk_dev *dev, struct request *rq,
 				 sector_t sector, u64 nr_sects);
 
@@ -673,8 +713,8 @@ int ftlblk_worker_init(void);
 void ftlblk_worker_exit(void);
 
 /* store.c */
-int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, struct page *page,
-		      struct ftl_timing_req *treq, bool fua);
+int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
+		      struct page *page, struct ftl_timing_req *treq, bool fua);
 int ftlblk_store_unmap(struct ftlblk_shard *sh, u64 lpn, u64 count,
 		       bool discard, struct ftl_timing_req *treq);
 bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua);

@@ -264,7 +264,7 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 				struct ftlblk_cursor *c,
 				struct ftlblk_chunk *chunks, unsigned int n,
 				struct page **pages, struct ftl_timing_req *treq,
-				bool fua)
+				u8 cls, bool fua)
 {
 	unsigned int page_size = ftlblk_page_bytes(sh->dev), i;
 	/*
@@ -288,7 +288,7 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 			ftlblk_copy_page_locked(sh, ch->lpn,
 						page_address(ch->page),
 						ch->off, ch->len);
-		err = ftlblk_store_page(sh, ch->lpn, ch->page, treq, fua);
+		err = ftlblk_store_page(sh, ch->lpn, cls, ch->page, treq, fua);
 		if (!err)
 			ch->page = NULL;
 	}
@@ -335,6 +335,7 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	struct ftlblk_shard *sh;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
+	u8 cls;
 	int err;
 
 	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, 0);
@@ -353,10 +354,11 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	if (err)
 		return ftlblk_pages_status(dev, err);
 	cursor_init(&c, rq);
+	cls = ftlblk_rq_class(dev, rq);
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks, &sh);
 		sts = write_batch(sh, &c, chunks, n, cmd->pages + used,
-				  &cmd->treq, rq->cmd_flags & REQ_FUA);
+				  &cmd->treq, cls, rq->cmd_flags & REQ_FUA);
 		used += n;
 	}
 	if (used < nr_pages)

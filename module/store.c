@@ -64,13 +64,14 @@ void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v)
  * ftlblk_program_page() - program @page, holding @lpn's new data, to flash
  * @sh: shard, its lock held
  * @lpn: logical page
+ * @cls: its placement class (ftlblk_rq_class())
  * @page: data page, now owned by the device
  * @treq: the request writing it, charged with the program and the GC it
  *	triggers when timing is on
  *
  * Return: 0 or the ftl_write() error (@page is still the caller's then).
  */
-static int ftlblk_program_page(struct ftlblk_shard *sh, u64 lpn,
+static int ftlblk_program_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 			       struct page *page, struct ftl_timing_req *treq)
 {
 	u32 ppn;
@@ -78,7 +79,7 @@ static int ftlblk_program_page(struct ftlblk_shard *sh, u64 lpn,
 
 	lockdep_assert_held(&sh->lock);
 	sh->treq = treq;
-	err = ftl_write(sh->ftl, lpn, &ppn);
+	err = ftl_write_class(sh->ftl, lpn, cls, &ppn);
 	sh->treq = NULL;
 	/* The write, or the GC it ran, may have worn the device out. */
 	ftlblk_wearout_check(sh);
@@ -100,6 +101,12 @@ static int ftl_deallocate(struct ftlblk_shard *sh, u64 lpn, u64 count,
 	return ret < 0 ? ret : 0;
 }
 
+/* The placement class @lpn's cached update was written with. */
+static u8 cached_class(struct ftlblk_shard *sh, u64 lpn)
+{
+	return sh->cached_class ? sh->cached_class[lpn] : 0;
+}
+
 /**
  * ftlblk_writeback_oldest() - write the oldest cached update back to the
  * FTL: it is durable then
@@ -117,7 +124,8 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
 	if (v == FTL_CACHE_NONE)
 		return 0;
 	if (ftl_cache_is_handle(v))
-		err = ftlblk_program_page(sh, lpn, handle_page(v), treq);
+		err = ftlblk_program_page(sh, lpn, cached_class(sh, lpn),
+					  handle_page(v), treq);
 	else
 		err = ftl_deallocate(sh, lpn, 1, v == FTL_CACHE_DISCARD);
 	if (err)
@@ -156,6 +164,8 @@ static int check_writable(struct ftlblk_shard *sh)
  * ftlblk_store_page() - @page holds @lpn's new data: cache or program it
  * @sh: shard, its lock held
  * @lpn: logical page
+ * @cls: its placement class (ftlblk_rq_class()), kept with a cached
+ *	update for its write-back
  * @page: data page, the device's if this succeeds
  * @treq: the request, charged with the flash work this causes
  * @fua: durable on return (REQ_FUA), not only cached
@@ -165,17 +175,17 @@ static int check_writable(struct ftlblk_shard *sh)
  * Return: 0; -EIO if the power is off; -EROFS or another ftl_write() error
  * (@page is still the caller's then).
  */
-int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, struct page *page,
-		      struct ftl_timing_req *treq, bool fua)
+int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
+		      struct page *page, struct ftl_timing_req *treq, bool fua)
 {
 	int err = check_writable(sh);
 
 	if (err)
 		return err;
 	if (!ftlblk_cache_on(sh->dev))
-		return ftlblk_program_page(sh, lpn, page, treq);
+		return ftlblk_program_page(sh, lpn, cls, page, treq);
 	if (fua) {
-		err = ftlblk_program_page(sh, lpn, page, treq);
+		err = ftlblk_program_page(sh, lpn, cls, page, treq);
 		if (!err)
 			ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache, lpn));
 		return err;
@@ -183,6 +193,8 @@ int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, struct page *page,
 	err = make_room(sh, lpn, treq);
 	if (err)
 		return err;
+	if (sh->cached_class)
+		sh->cached_class[lpn] = cls;
 	ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn,
 						  page_handle(page)));
 	return 0;

@@ -168,6 +168,54 @@ static ssize_t gc_policy_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(gc_policy);
 
+static ssize_t placement_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+
+	return sysfs_emit(buf, "%s\n",
+			  ftlblk_field_value_name(FTLBLK_PLACEMENT,
+						  dev->cfg.val[FTLBLK_PLACEMENT]));
+}
+static DEVICE_ATTR_RO(placement);
+
+/* One class's counters, summed over the shards (each under its lock). */
+static void class_stats_sum(struct ftlblk_dev *dev, u32 cls,
+			    struct ftl_class_stats *sum)
+{
+	struct ftl_class_stats one;
+	unsigned int i;
+
+	*sum = (struct ftl_class_stats){ 0 };
+	for (i = 0; i < dev->dealing.nr; i++) {
+		spin_lock(&dev->shards[i].lock);
+		ftl_get_class_stats(dev->shards[i].ftl, cls, &one);
+		spin_unlock(&dev->shards[i].lock);
+		sum->pages_written += one.pages_written;
+		sum->blocks_filled += one.blocks_filled;
+	}
+}
+
+/* "CLASS PAGES_WRITTEN BLOCKS_FILLED", one line per placement class. */
+static ssize_t class_stats_show(struct device *d,
+				struct device_attribute *attr, char *buf)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+	struct ftl_class_stats s;
+	struct ftl_config fcfg;
+	int len = 0;
+	u32 c;
+
+	ftlblk_config_to_ftl(&dev->cfg, &fcfg);
+	for (c = 0; c < max(fcfg.placement_classes, 1U); c++) {
+		class_stats_sum(dev, c, &s);
+		len += sysfs_emit_at(buf, len, "%u %llu %llu\n", c,
+				     s.pages_written, s.blocks_filled);
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(class_stats);
+
 /* A read-only file printing the frozen configuration value @_id. */
 #define FTLBLK_CFG_ATTR(_name, _id)					\
 static ssize_t _name##_show(struct device *d,				\
@@ -189,6 +237,7 @@ FTLBLK_CFG_ATTR(channel_mbps, FTLBLK_CHANNEL_MBPS);
 FTLBLK_CFG_ATTR(shards, FTLBLK_SHARDS);
 FTLBLK_CFG_ATTR(remanence, FTLBLK_REMANENCE);
 FTLBLK_CFG_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
+FTLBLK_CFG_ATTR(write_streams, FTLBLK_WRITE_STREAMS);
 
 static ssize_t power_cut_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
@@ -262,6 +311,9 @@ static DEVICE_ATTR_WO(reset_stats);
 static struct attribute *ftlblk_other_attrs[] = {
 	&dev_attr_stat.attr,
 	&dev_attr_gc_policy.attr,
+	&dev_attr_placement.attr,
+	&dev_attr_write_streams.attr,
+	&dev_attr_class_stats.attr,
 	&dev_attr_write_cache.attr,
 	&dev_attr_cache_mib.attr,
 	&dev_attr_power_cut.attr,

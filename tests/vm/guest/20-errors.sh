@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 181
+plan 185
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -122,6 +122,8 @@ param_exact "$P hw_queue_depth 4097: allowed 1..4096 (requests per queue)" hw_qu
 param_exact "$P write_cache 2: allowed 0 or 1" write_cache=2
 param_exact "$P remanence 2: allowed 0 or 1" remanence=2
 param_exact "$P secure_erase 2: allowed 0 or 1" secure_erase=2
+param_exact "$P write_streams 17: allowed 0..16 (write streams, 0 unless placement=stream)" write_streams=17
+param_exact "ftlblk: module parameter: invalid placement 'zoned': allowed none, hint (Linux 6.9+) or stream (Linux 6.16+)" placement=zoned
 param_exact "$P cache_mib 65537: allowed 0 (as large as the device) or 1..65536 (MiB)" cache_mib=65537
 param_exact "ftlblk: module parameter: invalid power_cut_mode 'sometimes': allowed all or random" power_cut_mode=sometimes
 param_exact "$P program_fail_ppm 100001: allowed 0..100000 (failed page programs per million)" program_fail_ppm=100001
@@ -236,6 +238,8 @@ refuse $E channel_mbps 0 "1..100000"
 refuse $E poll_queues 257 "0..256"
 refuse $E remanence 2 "0 or 1"
 refuse $E secure_erase x "0 or 1"
+refuse $E placement hints "none, hint"
+refuse $E write_streams 17 "0..16"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"

@@ -274,33 +274,38 @@ _build_guest_tools() {	# ROOT
 	fi
 	mkdir -p "$1/usr/local/bin"
 	cp "$dir"/* "$1/usr/local/bin/"
-	_build_liburing_tools "$1" "$tools_dir/liburing"
+	_build_liburing_tools "$1" "$tools_dir/liburing" trixie
+	# 7.x's write streams: only sid's headers and liburing know the field,
+	# and only sid's kernel has streams to test
+	[ "${KERNEL:-bookworm}" != sid ] ||
+		_build_liburing_tools "$1" "$tools_dir/liburing-sid" sid
 }
 
 # The guest tools on liburing (tests/vm/tools/liburing/NAME.c): Debian 12's
 # liburing (2.3) predates the calls they make, so they are built in the
 # trixie chroot (scripts/kernel-env; liburing 2.9) with its gcc, statically,
-# as a user of that release would. Cached per sources and chroot.
-_build_liburing_tools() {	# ROOT SRC_DIR
-	local src_dir=$2 top chroot key dir src
+# as a user of that release would; those of liburing-sid/ in sid's (2.15).
+# Cached per sources and chroot.
+_build_liburing_tools() {	# ROOT SRC_DIR RELEASE
+	local src_dir=$2 rel=$3 top chroot key dir src
 	compgen -G "$src_dir/*.c" >/dev/null || return 0
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-	chroot=$(env -u KVER KERNEL=trixie "$top/scripts/kernel-env" root) ||
-		die "no trixie chroot for the liburing guest tools"
+	chroot=$(env -u KVER KERNEL="$rel" "$top/scripts/kernel-env" root) ||
+		die "no $rel chroot for the liburing guest tools"
 	key=$({ cat "$src_dir"/*.c "$src_dir"/../*.h; echo "$chroot"; } |
 		sha256sum | cut -c1-12)
-	dir=${CACHE_DIR:?}/guest-tools/liburing-$key
+	dir=${CACHE_DIR:?}/guest-tools/liburing-$rel-$key
 	if [ ! -f "$dir/.done" ]; then
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		dir=$(cd -P "$dir" && pwd)
 		for src in "$src_dir"/*.c; do
 			src=$(cd -P "$(dirname "$src")" && pwd)/$(basename "$src")
-			env -u KVER KERNEL=trixie KERNEL_ENV_BIND="$dir $(dirname "$src")" \
+			env -u KVER KERNEL="$rel" KERNEL_ENV_BIND="$dir $(dirname "$src")" \
 				"$top/scripts/kernel-env" run gcc -static -O2 \
 				-Wall -Wextra -Werror -I"$(dirname "$src")/.." \
 				-o "$dir/$(basename "$src" .c)" "$src" -luring ||
-				die "cannot build guest tool $src (trixie chroot)"
+				die "cannot build guest tool $src ($rel chroot)"
 		done
 		touch "$dir/.done"
 	fi
