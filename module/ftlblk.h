@@ -293,7 +293,7 @@ enum ftlblk_cut_mode {
  *	(tracepoints, the timing model's dies)
  * @physical_pages: the shard's physical pages (debugfs.c)
  * @lock: protects @ftl (maps, GC, counters), @data, @data_pages, @stale,
- *	@stale_pages, @rel,
+ *	@stale_pages, @cached_class, @rel,
  *	@treq, @ctr and @cache. Taken in task context only: from queue_rq
  *	(the submitter or a kworker, never interrupts), ftlblk_wq and sysfs.
  *	Nothing under it sleeps or allocates: data pages are taken before
@@ -307,6 +307,8 @@ enum ftlblk_cut_mode {
  *	the memory holding physical page ppn's superseded data until its
  *	block's erase, 0 if none (flash.c); NULL with remanence=0
  * @stale_pages: pages @stale holds
+ * @cached_class: with placement and the write cache, the placement class
+ *	of each logical page's cached update, for its write-back; else NULL
  * @rel: the lock holder's array of released pages, or NULL
  * @treq: the request whose write runs under @lock now, so that the GC it
  *	triggers is charged to it (timing=1)
@@ -329,7 +331,7 @@ struct ftlblk_shard {
 	u64 data_pages;
 	u32 *stale;
 	u64 stale_pages;
-	u8 *cached_class;	/* per lpn: placement class of its cached update */
+	u8 *cached_class;
 	struct ftlblk_released *rel;
 	struct ftl_timing_req *treq;
 	struct ftlblk_locked_counters ctr;
