@@ -13,7 +13,8 @@
 #                      text), for `ftlsim --trace` to replay
 #   /out/traces/REGIME.requests  every request the device accepted over
 #                      the same span, one ftlblk:ftlblk_request event a line
-#                      ("ftlblk0 op=write sector=S nr_sectors=N flags=F"):
+#                      ("ftlblk0 op=write sector=S nr_sectors=N flags=F
+#                      class=C"):
 #                      the trace ftlsim replays (--trace-format ftlblk); unlike
 #                      blktrace's it names write-zeroes and secure erase
 #   /out/traces/REGIME.discard  every discard range the device received

@@ -27,7 +27,9 @@ static void trace_request(struct ftlblk_dev *dev, struct request *rq)
 		flags |= FTLBLK_TRACE_PREFLUSH;
 	if (req_op(rq) == REQ_OP_WRITE_ZEROES && ftlblk_zeroes_unmap(dev, rq))
 		flags |= FTLBLK_TRACE_UNMAP;
-	trace_ftlblk_request(dev->disk, rq, flags);
+	trace_ftlblk_request(dev->disk, rq, flags,
+			     req_op(rq) == REQ_OP_WRITE ?
+			     ftlblk_rq_class(dev, rq) : 0);
 }
 
 static blk_status_t ftlblk_queue_rq(struct blk_mq_hw_ctx *hctx,

@@ -88,24 +88,26 @@ DEFINE_EVENT(ftlblk_block, ftlblk_bad_block,
  * queue_rq's order, as the device sees it: its own op names, so a
  * write-zeroes or a secure erase is not a write or a discard as in
  * blktrace (which before 7.0 shows write-zeroes as a write and from 7.0
- * drops it from version-1 traces). ftlsim replays it (--trace-format
- * ftlblk).
+ * drops it from version-1 traces), and a write's placement class (0
+ * for every other request). ftlsim replays it (--trace-format ftlblk).
  */
 TRACE_EVENT(ftlblk_request,
 	    TP_PROTO(struct gendisk *disk, struct request *rq,
-		     unsigned int flags),
-	    TP_ARGS(disk, rq, flags),
+		     unsigned int flags, unsigned int cls),
+	    TP_ARGS(disk, rq, flags, cls),
 	    TP_STRUCT__entry(__string(disk, disk->disk_name)
 			     __field(sector_t, sector)
 			     __field(unsigned int, nr_sectors)
 			     __field(unsigned int, op)
-			     __field(unsigned int, flags)),
+			     __field(unsigned int, flags)
+			     __field(unsigned int, cls)),
 	    TP_fast_assign(ftlblk_assign_str(disk, disk->disk_name);
 			   __entry->sector = blk_rq_pos(rq);
 			   __entry->nr_sectors = blk_rq_sectors(rq);
 			   __entry->op = (__force unsigned int)req_op(rq);
-			   __entry->flags = flags;),
-	    TP_printk("%s op=%s sector=%llu nr_sectors=%u flags=%s",
+			   __entry->flags = flags;
+			   __entry->cls = cls;),
+	    TP_printk("%s op=%s sector=%llu nr_sectors=%u flags=%s class=%u",
 		      __get_str(disk),
 		      __print_symbolic(__entry->op, { 0, "read" },
 				       { 1, "write" }, { 2, "flush" },
@@ -115,7 +117,8 @@ TRACE_EVENT(ftlblk_request,
 		      __print_flags(__entry->flags, "|",
 				    { FTLBLK_TRACE_FUA, "fua" },
 				    { FTLBLK_TRACE_PREFLUSH, "preflush" },
-				    { FTLBLK_TRACE_UNMAP, "unmap" }))
+				    { FTLBLK_TRACE_UNMAP, "unmap" }),
+		      __entry->cls)
 );
 
 /*

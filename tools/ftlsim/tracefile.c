@@ -435,8 +435,9 @@ static int parse_msr(struct trace_parser *p, char **t, int n,
  *
  * A trace_pipe line (the part before the event name varies with the
  * kernel and its trace options) or the same stripped to begin at the disk
- * name. A write may end in class=N, its placement class (the module
- * prints it when placement classes are on); without it, class 0. Other
+ * name. The module ends every line in class=N: a write's placement
+ * class, 0 for every other request; without it (older traces), class 0.
+ * Other
  * events of a trace_pipe line and '#' comments (the trace file's header)
  * are skipped.
  */
@@ -526,8 +527,8 @@ static int ftlblk_op(struct trace_parser *p, const char *op, bool unmap,
 }
 
 /*
- * The optional class=N after flags=: only a write has one (the other ops
- * program nothing, or zeroes the module places as class 0).
+ * The class=N after flags= (optional): only a write has one other than 0
+ * (the other ops program nothing, or zeroes the module places as class 0).
  */
 static int ftlblk_class(struct trace_parser *p, const char *tok,
 			const struct trace_req *req, unsigned int *cls)
@@ -538,11 +539,12 @@ static int ftlblk_class(struct trace_parser *p, const char *tok,
 	if (!v)
 		return fail(p, "unknown field '%.40s' after flags= (want "
 			    "class=N)", tok);
-	if (req->op != TRACE_WRITE)
-		return fail(p, "class= on a request that is no write");
 	if (!parse_dec(v, &c) || c >= TRACE_MAX_CLASSES)
 		return fail(p, "bad class '%.40s' (decimal, below %d)", v,
 			    TRACE_MAX_CLASSES);
+	if (c && req->op != TRACE_WRITE)
+		return fail(p, "class=%llu on a request that is no write",
+			    (unsigned long long)c);
 	*cls = (unsigned int)c;
 	return 0;
 }

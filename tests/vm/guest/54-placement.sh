@@ -18,18 +18,18 @@
 # shellcheck source=lib.sh
 . /tests/lib.sh
 need_module ftlblk
-need_cmd hintwrite
+need_cmd hintwrite ftlsim
 if kernel_at_least 6.16; then
 	need_cmd uring-stream
-	plan 25
+	plan 27
 elif kernel_at_least 6.9; then
-	plan 19
+	plan 21
 else
 	plan 11
 fi
 
 cleanup() {
-	rm -f /dev/pl-a /dev/pl-b
+	rm -f /dev/pl-a /dev/pl-b /tmp/pl.ftlblk /tmp/pl.json
 	for n in bad pl0 pl1 pl2 pl3 pl4; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
@@ -124,10 +124,28 @@ D=$(mkdev pl2 size=8 pages_per_block=16 op_percent=20 placement=hint)
 is "$(cat /sys/block/"$D"/ftl/placement) $(wc -l < /sys/block/"$D"/ftl/class_stats)" \
 	"hint 6" "placement=hint: sysfs says hint, 6 classes (RWH_WRITE_LIFE_NOT_SET .. EXTREME)"
 nodes "$D"
+echo 1 > "/sys/block/$D/ftl/reset_stats"	# the partition scan's reads
+TR=/sys/kernel/tracing
+: > $TR/trace
+echo 1 > $TR/events/ftlblk/ftlblk_request/enable
 ok "SHORT on /dev/pl-a, EXTREME on /dev/pl-b, in turns of 8 pages" turns
+echo 0 > $TR/events/ftlblk/ftlblk_request/enable
+sed -n 's/.*ftlblk_request: //p' $TR/trace > /tmp/pl.ftlblk
 is "$(classes "$D")" "2:64:3 5:64:3 " \
 	"class_stats: 64 pages and 3 filled blocks for each hint (the 4th block still open)"
 is "$(mixed "$D" 512 16)" 0 "no erase block holds pages of both hints"
+# The device's trace carries each write's class: ftlsim with 6 classes
+# replays it to the module's counters.
+ok "ftlsim --trace-format ftlblk --placement-classes 6 on the device's trace" sh -c \
+	"ftlsim --size 8M --pages-per-block 16 --op-percent 20 --placement-classes 6 --trace /tmp/pl.ftlblk --trace-format ftlblk --json > /tmp/pl.json"
+sim=$(sed -n 's/^  "\(host_pages_written\|nand_pages_written\|class_pages_written\|class_blocks_filled\)": \(.*\),$/\1=\2/p' /tmp/pl.json | tr -d ' ' | tr '\n' ' ')
+# column N of class_stats as ftlsim's JSON array: [a,b,...]
+column() { awk -v c="$1" '{ printf "%s%s", (NR > 1 ? "," : ""), $c }' "/sys/block/$D/ftl/class_stats"; }
+mod="host_pages_written=$(st "$D" host_pages_written) nand_pages_written=$(st "$D" nand_pages_written) class_pages_written=[$(column 2)] class_blocks_filled=[$(column 3)]"
+# words: the words of $1 sorted, on one line
+words() { printf '%s' "$1" | tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
+is "$(words "$sim")" "$(words "$mod")" \
+	"ftlsim = module: $mod"
 # byte0 DEV PAGE: the first byte of a page
 byte0() { dd if="/dev/$1" bs=4096 skip="$2" count=1 iflag=direct 2>/dev/null | od -An -tu1 -N1 | tr -d ' '; }
 is "$(byte0 "$D" 56) $(byte0 "$D" 568)" "8 108" "the last turn's data reads back"

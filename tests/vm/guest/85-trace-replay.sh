@@ -164,7 +164,7 @@ ok "tr6: iolog-replay, write-zeroes and secure erases on /dev/$D" sh -c "
 	blkop secdiscard /dev/$D 0 1048576"
 echo 0 > $TR/events/ftlblk/ftlblk_request/enable
 sed -n 's/.*ftlblk_request: //p' $TR/trace > /tmp/tr.ftlblk
-is "$(grep -c 'op=write-zeroes .* flags=$' /tmp/tr.ftlblk) $(grep -c 'op=write-zeroes .*flags=unmap' /tmp/tr.ftlblk) $(grep -c 'op=secure-erase' /tmp/tr.ftlblk) $(grep -c LOST $TR/trace)" \
+is "$(grep -c 'op=write-zeroes .* flags= class=0$' /tmp/tr.ftlblk) $(grep -c 'op=write-zeroes .*flags=unmap' /tmp/tr.ftlblk) $(grep -c 'op=secure-erase' /tmp/tr.ftlblk) $(grep -c LOST $TR/trace)" \
 	"2 2 3 0" "tr6: the trace holds 2 programming and 2 unmapping write-zeroes, 3 secure erases, nothing lost"
 ok "tr6: ftlsim --trace-format ftlblk --remanence --shards 2" sh -c \
 	"ftlsim --size ${SIZE}M --shards 2 --pages-per-block 16 --op-percent 10 --remanence --trace /tmp/tr.ftlblk --trace-format ftlblk --json > /tmp/tr.json"

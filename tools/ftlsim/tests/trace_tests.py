@@ -196,7 +196,7 @@ BAD = [
     ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=x1\n", 1,
      "bad class 'x1'"),
     ("ftlblk", "ftlblk0 op=read sector=0 nr_sectors=8 flags= class=1\n", 1,
-     "class= on a request that is no write"),
+     "class=1 on a request that is no write"),
     ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= stream=1\n", 1,
      "unknown field 'stream=1'"),
     ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=1 "
@@ -430,12 +430,13 @@ REPLAY_S4_WANT = {"secure_erase_blocks": 2, "secure_erase_relocations": 4,
 # block full and closes it (class_blocks_filled 1) in a new one; class 0
 # page 5; class 2 page 6 whole and page 7 partly (one read-modify-write);
 # class 1 page 0 again, with fua, into its second block. Then a read.
+# The module ends every record in class=N, 0 but on classed writes.
 REPLAY_K = ftlblk_trace([("write", 0, 32, " class=1"),
                          ("write", 32, 8, " class=1"),
-                         ("write", 40, 8, ""),
+                         ("write", 40, 8, " class=0"),
                          ("write", 48, 12, " class=2"),
                          ("write", 0, 8, "fua class=1"),
-                         ("read", 0, 64, "")])
+                         ("read", 0, 64, " class=0")])
 REPLAY_K_ARGS = ["--logical-pages", 64, "--pages-per-block", 4,
                  "--op-percent", 50, "--wl-threshold", 0,
                  "--placement-classes", 3]
