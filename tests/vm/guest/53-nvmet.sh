@@ -73,12 +73,16 @@ nvmet_up() {
 		--hostnqn="nqn.2014-08.org.nvmexpress:uuid:$HOSTUUID"
 	[ "$T" = tcp ] && set -- "$@" -a 127.0.0.1 -s 4420
 	nvme connect "$@" >/dev/null || return 1
-	# the namespace's block device: in the subsystem that has our NQN
-	for s in /sys/class/nvme-subsystem/*; do
-		[ "$(cat "$s/subsysnqn")" = "$NQN" ] || continue
-		for n in "$s"/nvme*n1; do
-			[ -e "$n" ] && basename "$n" && return 0
+	# the namespace's block device: in the subsystem that has our NQN,
+	# once the host's namespace scan (asynchronous) has added it
+	for _ in $(seq 50); do
+		for s in /sys/class/nvme-subsystem/*; do
+			[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+			for n in "$s"/nvme*n1; do
+				[ -b "/dev/${n##*/}" ] && basename "$n" && return 0
+			done
 		done
+		sleep 0.1
 	done
 	return 1
 }
@@ -91,7 +95,7 @@ zeroes() { dd if=/dev/zero bs=4096 count="$1" 2>/dev/null | md5sum; }
 # requests: the ftlblk_request events but reads since the last call, as
 # "op:sector+nr_sectors:flags" words.
 requests() {
-	sed -n 's/.*ftlblk_request: [^ ]* op=\([^ ]*\) sector=\([0-9]*\) nr_sectors=\([0-9]*\) flags=\(.*\)$/\1:\2+\3:\4/p' \
+	sed -n 's/.*ftlblk_request: [^ ]* op=\([^ ]*\) sector=\([0-9]*\) nr_sectors=\([0-9]*\) flags=\([^ ]*\) class=0$/\1:\2+\3:\4/p' \
 		"$TR/trace" | grep -v '^read:' | tr '\n' ' '
 	: >"$TR/trace"
 }
