@@ -54,7 +54,7 @@ VM_KMODS=(
 VM_KMODS_OPTIONAL=(
 	crc32c_generic crc32c-intel crct10dif_generic crct10dif-pclmul
 	crc64_rocksoft_generic aes_generic sha256_generic sha512_generic
-	nvme-loop
+	nvme-loop virtio_rng
 )
 
 # unpacked_tool NAME CACHE -> the path of tool NAME from its package in
