@@ -440,6 +440,16 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who)
 	return ftlblk_shards_check(cfg, &fcfg, who);
 }
 
+/* A named field's module parameter @text into the defaults. */
+static int __init named_param(enum ftlblk_field_id id, const char *text)
+{
+	if (!ftlblk_field_parse(id, text, &ftlblk_defaults.val[id]))
+		return 0;
+	pr_err("module parameter: invalid %s '%s': allowed %s\n",
+	       ftlblk_fields[id].name, text, ftlblk_fields[id].help);
+	return -EINVAL;
+}
+
 /**
  * ftlblk_params_check() - check the module parameters, and turn the
  * named ones (gc_policy, placement, power_cut_mode) into the defaults'
@@ -450,20 +460,11 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who)
  */
 int __init ftlblk_params_check(void)
 {
-	int policy = ftl_policy_parse(gc_policy);
+	int policy;
 
-	if (policy < 0) {
-		pr_err("module parameter: invalid gc_policy '%s': allowed %s\n",
-		       gc_policy, ftlblk_fields[FTLBLK_GC_POLICY].help);
+	if (named_param(FTLBLK_GC_POLICY, gc_policy) ||
+	    named_param(FTLBLK_PLACEMENT, placement))
 		return -EINVAL;
-	}
-	ftlblk_defaults.val[FTLBLK_GC_POLICY] = policy;
-	if (ftlblk_field_parse(FTLBLK_PLACEMENT, placement,
-			       &ftlblk_defaults.val[FTLBLK_PLACEMENT])) {
-		pr_err("module parameter: invalid placement '%s': allowed %s\n",
-		       placement, ftlblk_fields[FTLBLK_PLACEMENT].help);
-		return -EINVAL;
-	}
 	policy = ftlblk_cut_mode_parse("module parameter", power_cut_mode);
 	if (policy < 0)
 		return policy;
