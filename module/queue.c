@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blk-mq's side of a device: queue_rq, which serves each request or hands
- * it to the worker (worker.c), never sleeping; each request's driver data;
+ * blk-mq's side of a device: queue_rq, which traces each request it
+ * accepts (ftlblk_request, when enabled) and serves it or hands it to the
+ * worker (worker.c), never sleeping; each request's driver data;
  * and the queue maps (the default queues, then the poll queues).
  *
  * What runs where: reads, writes and quick discards (whole flash pages,

@@ -11,7 +11,9 @@
  * new page, moved in without a copy) or a pending deallocation, and reads
  * see it before the FTL. A write-back hands the cached data page to the
  * FTL (a pointer move) or applies the deallocation, so durable state is
- * always exactly what the FTL maps.
+ * always exactly what the FTL maps. A page is programmed into the open
+ * block of its placement class (placement=hint|stream), and a cached
+ * update remembers its class (cached_class) for its write-back.
  *
  * Everything here works on one shard (struct ftlblk_shard: an FTL, its
  * data pages and its cache) in the shard's logical page numbers.

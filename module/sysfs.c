@@ -2,7 +2,7 @@
 /*
  * /sys/block/ftlblkN/ftl/: one value per file, like zram's statistics,
  * and all of them at once in ftl/stat; the configuration the device was
- * made with; the controls (power_cut, power_cut_mode, reset_stats,
+ * made with, and the placement classes' counters (class_stats); the controls (power_cut, power_cut_mode, reset_stats,
  * badblocks). Counters are reset by writing to reset_stats; the device
  * state (valid pages, free blocks, erase counts, memory) is not.
  */
