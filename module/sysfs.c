@@ -3,8 +3,9 @@
  * /sys/block/ftlblkN/ftl/: one value per file, like zram's statistics,
  * and all of them at once in ftl/stat; the configuration the device was
  * made with, and the placement classes' counters (class_stats); the
- * controls (power_cut, power_cut_mode, reset_stats, badblocks). Counters are reset by writing to reset_stats; the device
- * state (valid pages, free blocks, erase counts, memory) is not.
+ * controls (power_cut, power_cut_mode, reset_stats, badblocks). Counters
+ * are reset by writing to reset_stats; the device state (valid pages,
+ * free blocks, erase counts, memory) is not.
  */
 #include <linux/device.h>
 #include <linux/math64.h>
