@@ -299,12 +299,16 @@ void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn)
 	}
 }
 
-void ftl_close_open_block(struct ftl *ftl, u32 frontier)
+/* A full block, or one whose pages are all programmed or skipped. */
+void ftl_close_block(struct ftl *ftl, u32 b)
 {
-	u32 b = ftl->open[frontier];
-
 	ftl->blocks[b].changed_at = ftl->now;
 	ftl_closed_insert(ftl, b);
+}
+
+void ftl_close_open_block(struct ftl *ftl, u32 frontier)
+{
+	ftl_close_block(ftl, ftl->open[frontier]);
 	ftl->open[frontier] = FTL_NONE;
 }
 
@@ -351,18 +355,44 @@ bool ftl_program_fails(struct ftl *ftl, u32 frontier)
 	return true;
 }
 
+/* Pages a frontier's open block can still take, 0 without one. */
+u32 ftl_frontier_room(const struct ftl *ftl, u32 frontier)
+{
+	u32 b = ftl->open[frontier];
+
+	return b == FTL_NONE ? 0 :
+	       ftl->geo.pages_per_block - ftl->blocks[b].write_ptr;
+}
+
+/*
+ * Program the next page of a frontier's open block, not yet mapped: it
+ * holds no logical page's data until ftl_map_programmed() (an atomic
+ * write maps its pages together, or none).
+ */
+u32 ftl_program_next(struct ftl *ftl, u32 frontier)
+{
+	u32 b = ftl->open[frontier];
+	u32 ppn = b * ftl->geo.pages_per_block + ftl->blocks[b].write_ptr++;
+
+	ftl->now++;
+	ftl->counters.nand_pages_written++;
+	return ppn;
+}
+
+/* @ppn, just programmed, becomes @lpn's current copy. */
+void ftl_map_programmed(struct ftl *ftl, u32 ppn, u32 lpn)
+{
+	ftl_set_recorded_lpn(ftl, ppn, lpn);
+	FTL_WRITE_ONCE(ftl->l2p[lpn], ppn);
+	ftl->blocks[ppn_block(ftl, ppn)].valid++;
+}
+
 /* Program the next page of a frontier's open block with @lpn. */
 u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn)
 {
-	u32 b = ftl->open[frontier];
-	struct ftl_block *blk = &ftl->blocks[b];
-	u32 ppn = b * ftl->geo.pages_per_block + blk->write_ptr++;
+	u32 ppn = ftl_program_next(ftl, frontier);
 
-	ftl_set_recorded_lpn(ftl, ppn, lpn);
-	FTL_WRITE_ONCE(ftl->l2p[lpn], ppn);
-	blk->valid++;
-	ftl->now++;
-	ftl->counters.nand_pages_written++;
+	ftl_map_programmed(ftl, ppn, lpn);
 	return ppn;
 }
 

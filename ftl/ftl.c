@@ -259,24 +259,14 @@ int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 	return ftl_write_class(ftl, lpn, 0, ppn);
 }
 
-int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
+/*
+ * @lpn's current copy, if any, is superseded: released. Read the mapping
+ * only now: GC may just have moved it.
+ */
+static void supersede(struct ftl *ftl, u64 lpn)
 {
-	u32 f = FTL_FRONTIER_HOST(cls), old;
-	int err;
+	u32 old = ftl->l2p[lpn];
 
-	if (f >= ftl->nr_frontiers)
-		return -EINVAL;
-	if (lpn >= ftl->geo.logical_pages)
-		return -ERANGE;
-	if (ftl->read_only)
-		return -EROFS;
-	do {
-		err = prepare_host_page(ftl, cls);
-		if (err)
-			return err;
-	} while (ftl_program_fails(ftl, f));
-	/* Read the mapping only now: GC may just have moved the old copy. */
-	old = ftl->l2p[lpn];
 	if (old != FTL_UNMAPPED) {
 		ftl_invalidate_ppn(ftl, old);
 		if (ftl->ops && ftl->ops->release)
@@ -284,11 +274,128 @@ int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
 	} else {
 		ftl->valid_pages++;
 	}
-	*ppn = ftl_program_page(ftl, f, lpn);
+}
+
+/* @lpn was written by the host in class @cls. */
+static void count_host_page(struct ftl *ftl, u64 lpn, u32 cls)
+{
 	if (ftl->lpn_class)
 		ftl->lpn_class[lpn] = (u8)cls;
 	ftl->counters.host_pages_written++;
 	ftl->classes[cls].pages_written++;
+}
+
+static int check_host_write(const struct ftl *ftl, u64 lpn, u64 n, u32 cls)
+{
+	if (FTL_FRONTIER_HOST(cls) >= ftl->nr_frontiers)
+		return -EINVAL;
+	if (lpn >= ftl->geo.logical_pages || n > ftl->geo.logical_pages - lpn)
+		return -ERANGE;
+	if (ftl->read_only)
+		return -EROFS;
+	return 0;
+}
+
+int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn)
+{
+	u32 f = FTL_FRONTIER_HOST(cls);
+	int err = check_host_write(ftl, lpn, 1, cls);
+
+	if (err)
+		return err;
+	do {
+		err = prepare_host_page(ftl, cls);
+		if (err)
+			return err;
+	} while (ftl_program_fails(ftl, f));
+	supersede(ftl, lpn);
+	*ppn = ftl_program_page(ftl, f, lpn);
+	count_host_page(ftl, lpn, cls);
+	return 0;
+}
+
+/*
+ * Make room for @n host pages of class @cls, programmed with no GC in
+ * between: the open block, and if it has fewer than @n pages left, a
+ * free block to follow it that the host may take (another stays behind
+ * for GC, as prepare_host_page() keeps).
+ */
+static int prepare_atomic(struct ftl *ftl, u32 cls, u32 n)
+{
+	u32 f = FTL_FRONTIER_HOST(cls);
+	int err = prepare_host_page(ftl, cls);
+
+	if (err || ftl_frontier_room(ftl, f) >= n)
+		return err;
+	if (ftl->free.nr < ftl->geo.gc_low_blocks || ftl->gc_active ||
+	    ftl->failing.len) {
+		err = ftl_gc_run(ftl);
+		if (err)
+			return err;
+	}
+	return ftl->free.nr < 2 ? ftl_out_of_blocks(ftl) : 0;
+}
+
+/*
+ * Program @n pages into class @cls's frontier, unmapped, into @ppns. When
+ * the open block fills, the rest go to a free block, and the full one is
+ * left in *@full, to be closed (and sorted by its valid pages) only after
+ * the pages are mapped or abandoned.
+ * Return: false if a program failed (the pages so far are abandoned).
+ */
+static bool program_atomic(struct ftl *ftl, u32 cls, u32 n, u32 *ppns,
+			   u32 *full)
+{
+	u32 f = FTL_FRONTIER_HOST(cls), i;
+
+	for (i = 0; i < n; i++) {
+		if (!ftl_frontier_room(ftl, f)) {
+			*full = ftl->open[f];
+			ftl_open_free_block(ftl, f, false);
+		}
+		if (ftl_program_fails(ftl, f)) {
+			ftl->counters.atomic_pages_abandoned += i;
+			return false;
+		}
+		ppns[i] = ftl_program_next(ftl, f);
+	}
+	return true;
+}
+
+/* The block an atomic write filled, once its pages are settled. */
+static void close_full(struct ftl *ftl, u32 cls, u32 *full)
+{
+	if (*full == FTL_NONE)
+		return;
+	ftl->classes[cls].blocks_filled++;
+	ftl_close_block(ftl, *full);
+	*full = FTL_NONE;
+}
+
+int ftl_write_atomic(struct ftl *ftl, u64 lpn, u32 n, u32 cls, u32 *ppns)
+{
+	int err = check_host_write(ftl, lpn, n, cls);
+	u32 full = FTL_NONE, i;
+
+	if (err)
+		return err;
+	if (!n || n > ftl->geo.pages_per_block)
+		return -EINVAL;
+	for (;;) {
+		err = prepare_atomic(ftl, cls, n);
+		if (err)
+			return err;
+		if (program_atomic(ftl, cls, n, ppns, &full))
+			break;
+		close_full(ftl, cls, &full);
+	}
+	for (i = 0; i < n; i++) {
+		supersede(ftl, lpn + i);
+		ftl_map_programmed(ftl, ppns[i], lpn + i);
+		count_host_page(ftl, lpn + i, cls);
+	}
+	close_full(ftl, cls, &full);
+	ftl->counters.atomic_writes++;
 	return 0;
 }
 

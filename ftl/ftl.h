@@ -229,6 +229,10 @@ struct ftl_geometry {
  * @valid_pages_discarded: of those, pages that held data and were unmapped
  * @unmapped_reads: reads of pages never written or discarded
  * @program_failures: page programs that failed (host and relocation)
+ * @atomic_writes: ftl_write_atomic() calls that mapped their pages
+ * @atomic_pages_abandoned: pages an atomic write programmed and then left
+ *	unmapped, because a later page of it failed to program (it starts
+ *	again in another block); counted in @nand_pages_written
  * @erase_failures: erases that failed or found the block worn out
  * @valid_pages: logical pages currently mapped (state, not reset)
  * @pages_stale: with remanence, physical pages whose data no logical page
@@ -266,6 +270,8 @@ struct ftl_stats {
 	u64 valid_pages_discarded;
 	u64 unmapped_reads;
 	u64 program_failures;
+	u64 atomic_writes;
+	u64 atomic_pages_abandoned;
 	u64 erase_failures;
 	u64 valid_pages;
 	u64 pages_stale;
@@ -355,6 +361,28 @@ int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn);
  * Return: as ftl_write(); -EINVAL if @cls is not a configured class.
  */
 int ftl_write_class(struct ftl *ftl, u64 lpn, u32 cls, u32 *ppn);
+
+/**
+ * ftl_write_atomic() - write logical pages together: all of them or none
+ * @ftl: the FTL
+ * @lpn: first logical page
+ * @n: pages, [1, pages_per_block]
+ * @cls: placement class, as for ftl_write_class()
+ * @ppns: receives the @n physical pages the caller must now hold the data of
+ *
+ * The pages are programmed first and mapped only when every program has
+ * succeeded, so the map - what survives a power cut - holds the old copy
+ * of every page or the new copy of every page. GC and wear leveling run
+ * only before the first program, as they would for a plain write, and
+ * reserve what the pages need: the open block's room and, when that is
+ * short, the next block. A program failure leaves the pages programmed so
+ * far unmapped (ftl_stats.atomic_pages_abandoned) and starts again.
+ *
+ * Return: 0 with all pages mapped, or an error with none changed: those of
+ * ftl_write_class(), -ERANGE for a range past the logical capacity, -EINVAL
+ * for @n out of range.
+ */
+int ftl_write_atomic(struct ftl *ftl, u64 lpn, u32 n, u32 cls, u32 *ppns);
 
 /**
  * struct ftl_class_stats - what one placement class wrote

@@ -215,6 +215,10 @@ void ftl_close_open_block(struct ftl *ftl, u32 frontier);
 void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn);
 bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier);
 bool ftl_program_fails(struct ftl *ftl, u32 frontier);
+u32 ftl_frontier_room(const struct ftl *ftl, u32 frontier);
+void ftl_close_block(struct ftl *ftl, u32 b);
+u32 ftl_program_next(struct ftl *ftl, u32 frontier);
+void ftl_map_programmed(struct ftl *ftl, u32 ppn, u32 lpn);
 u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn);
 void ftl_erase_block(struct ftl *ftl, u32 b);
 

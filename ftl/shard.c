@@ -77,6 +77,8 @@ void ftl_shard_stats_add(struct ftl_stats *sum, u64 *blocks,
 	sum->valid_pages_discarded += part->valid_pages_discarded;
 	sum->unmapped_reads += part->unmapped_reads;
 	sum->program_failures += part->program_failures;
+	sum->atomic_writes += part->atomic_writes;
+	sum->atomic_pages_abandoned += part->atomic_pages_abandoned;
 	sum->erase_failures += part->erase_failures;
 	sum->valid_pages += part->valid_pages;
 	sum->pages_stale += part->pages_stale;

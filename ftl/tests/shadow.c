@@ -419,35 +419,11 @@ bool shadow_write(struct shadow *sh, u64 lpn)
 	return shadow_write_class(sh, lpn, 0);
 }
 
-bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls)
+/* The core programmed @lpn's new data into @ppn, class @cls: record it. */
+static bool took_page(struct shadow *sh, u64 lpn, u32 cls, u32 ppn)
 {
-	u64 rel = sh->releases_total;
 	bool was_mapped = sh->ref[lpn] != 0;
-	u32 ppn = FTL_UNMAPPED;
-	int rc;
 
-	op_begin(sh, true, lpn, lpn + 1);
-	rc = ftl_write_class(sh->ftl, lpn, cls, &ppn);
-	op_end(sh);
-	sh->last_rc = rc;
-	if (sh->failed)
-		return false;
-	if (rc == -EROFS && ftl_read_only(sh->ftl) == FTL_READ_ONLY_WORN_OUT) {
-		sh->read_only = true;
-		if (sh->releases_total != rel ||
-		    ftl_lookup(sh->ftl, lpn) != sh->l2p[lpn])
-			return shadow_fail(sh, "refused write of lpn %llu changed it",
-					   (unsigned long long)lpn);
-		return true;
-	}
-	if (rc)
-		return shadow_fail(sh, "write lpn %llu: error %d",
-				   (unsigned long long)lpn, rc);
-	if (sh->releases_total - rel != (was_mapped ? 1 : 0))
-		return shadow_fail(sh, "write lpn %llu: %llu releases, expected %d",
-				   (unsigned long long)lpn,
-				   (unsigned long long)(sh->releases_total - rel),
-				   was_mapped);
 	if (!page_ok(sh, "write", ppn))
 		return false;
 	if (sh->bad[ppn / sh->geo.pages_per_block])
@@ -473,6 +449,109 @@ bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls)
 		return shadow_fail(sh, "write lpn %llu -> ppn %u, lookup says %u",
 				   (unsigned long long)lpn, ppn,
 				   ftl_lookup(sh->ftl, lpn));
+	return true;
+}
+
+/* Pages of [@lpn, @lpn + @n) holding data. */
+static u64 mapped_in(const struct shadow *sh, u64 lpn, u64 n)
+{
+	u64 i, mapped = 0;
+
+	for (i = 0; i < n; i++)
+		mapped += sh->ref[lpn + i] != 0;
+	return mapped;
+}
+
+/*
+ * A write the worn-out FTL refused (-EROFS) changed none of its pages:
+ * no release, every lookup as before.
+ */
+static bool refused_unchanged(struct shadow *sh, u64 lpn, u64 n, u64 rel)
+{
+	u64 i;
+
+	sh->read_only = true;
+	if (sh->releases_total != rel)
+		return shadow_fail(sh, "refused write of lpns %llu+%llu released a page",
+				   (unsigned long long)lpn, (unsigned long long)n);
+	for (i = 0; i < n; i++)
+		if (ftl_lookup(sh->ftl, lpn + i) != sh->l2p[lpn + i])
+			return shadow_fail(sh, "refused write of lpns %llu+%llu changed lpn %llu",
+					   (unsigned long long)lpn,
+					   (unsigned long long)n,
+					   (unsigned long long)(lpn + i));
+	return true;
+}
+
+bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls)
+{
+	u64 rel = sh->releases_total;
+	bool was_mapped = sh->ref[lpn] != 0;
+	u32 ppn = FTL_UNMAPPED;
+	int rc;
+
+	op_begin(sh, true, lpn, lpn + 1);
+	rc = ftl_write_class(sh->ftl, lpn, cls, &ppn);
+	op_end(sh);
+	sh->last_rc = rc;
+	if (sh->failed)
+		return false;
+	if (rc == -EROFS && ftl_read_only(sh->ftl) == FTL_READ_ONLY_WORN_OUT)
+		return refused_unchanged(sh, lpn, 1, rel);
+	if (rc)
+		return shadow_fail(sh, "write lpn %llu: error %d",
+				   (unsigned long long)lpn, rc);
+	if (sh->releases_total - rel != (was_mapped ? 1 : 0))
+		return shadow_fail(sh, "write lpn %llu: %llu releases, expected %d",
+				   (unsigned long long)lpn,
+				   (unsigned long long)(sh->releases_total - rel),
+				   was_mapped);
+	return took_page(sh, lpn, cls, ppn);
+}
+
+bool shadow_write_atomic(struct shadow *sh, u64 lpn, u32 n, u32 cls)
+{
+	u64 rel = sh->releases_total, was_mapped = mapped_in(sh, lpn, n), i;
+	struct ftl_stats before, after;
+	u32 ppns[FTL_SHADOW_MAX_ATOMIC];
+	int rc;
+
+	if (n > FTL_SHADOW_MAX_ATOMIC)
+		return shadow_fail(sh, "atomic write of %u pages: test limit %u",
+				   n, FTL_SHADOW_MAX_ATOMIC);
+	ftl_get_stats(sh->ftl, &before);
+	op_begin(sh, true, lpn, lpn + n);
+	rc = ftl_write_atomic(sh->ftl, lpn, n, cls, ppns);
+	op_end(sh);
+	ftl_get_stats(sh->ftl, &after);
+	sh->last_rc = rc;
+	if (sh->failed)
+		return false;
+	/* Pages abandoned only by a program failure, fewer than @n each. */
+	sh->n.abandoned += after.atomic_pages_abandoned -
+			   before.atomic_pages_abandoned;
+	if (after.atomic_pages_abandoned - before.atomic_pages_abandoned >
+	    (after.program_failures - before.program_failures) * (n - 1))
+		return shadow_fail(sh, "atomic write of lpns %llu+%u abandoned %llu pages after %llu program failures",
+				   (unsigned long long)lpn, n,
+				   (unsigned long long)(after.atomic_pages_abandoned -
+							before.atomic_pages_abandoned),
+				   (unsigned long long)(after.program_failures -
+							before.program_failures));
+	if (rc == -EROFS && ftl_read_only(sh->ftl) == FTL_READ_ONLY_WORN_OUT)
+		return refused_unchanged(sh, lpn, n, rel);
+	if (rc)
+		return shadow_fail(sh, "atomic write of lpns %llu+%u: error %d",
+				   (unsigned long long)lpn, n, rc);
+	if (sh->releases_total - rel != was_mapped)
+		return shadow_fail(sh, "atomic write of lpns %llu+%u: %llu releases, expected %llu",
+				   (unsigned long long)lpn, n,
+				   (unsigned long long)(sh->releases_total - rel),
+				   (unsigned long long)was_mapped);
+	sh->n.atomic_writes++;
+	for (i = 0; i < n; i++)
+		if (!took_page(sh, lpn + i, cls, ppns[i]))
+			return false;
 	return true;
 }
 
@@ -736,7 +815,10 @@ bool shadow_check_stats(struct shadow *sh)
 	EQ(discard_calls, sh->n.discard_calls);
 	EQ(pages_discarded, sh->n.pages_discarded);
 	EQ(valid_pages_discarded, sh->n.valid_pages_discarded);
-	EQ(nand_pages_written, sh->n.host_written + sh->n.moves);
+	EQ(nand_pages_written, sh->n.host_written + sh->n.moves +
+	   sh->n.abandoned);
+	EQ(atomic_pages_abandoned, sh->n.abandoned);
+	EQ(atomic_writes, sh->n.atomic_writes);
 	/*
 	 * The end of life can cut a collection short: its relocations count,
 	 * but no collected() callback says whether GC or WL made them.

@@ -39,6 +39,8 @@ struct shadow_counts {
 	u64 erases;
 	u64 releases;
 	u64 retired;		/* retired callbacks: blocks gone bad */
+	u64 atomic_writes;	/* ftl_write_atomic() calls that mapped */
+	u64 abandoned;		/* pages they programmed and left unmapped */
 };
 
 struct shadow {
@@ -116,6 +118,13 @@ bool shadow_fini(struct shadow *sh);
 bool shadow_write(struct shadow *sh, u64 lpn);
 /* ftl_write_class(); an erase block must only hold pages of one class. */
 bool shadow_write_class(struct shadow *sh, u64 lpn, u32 cls);
+/* Largest shadow_write_atomic(), in pages. */
+#define FTL_SHADOW_MAX_ATOMIC	256
+/*
+ * ftl_write_atomic() of [@lpn, @lpn + @n): every page written, or (worn
+ * out) none changed.
+ */
+bool shadow_write_atomic(struct shadow *sh, u64 lpn, u32 n, u32 cls);
 bool shadow_read(struct shadow *sh, u64 lpn);
 /* Discard (or unmap) a range that fits; checks return and side effects. */
 bool shadow_discard(struct shadow *sh, u64 lpn, u64 count, bool unmap);

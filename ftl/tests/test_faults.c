@@ -155,6 +155,50 @@ static void test_endurance_end_of_life(void **state)
 	OK(&sh, shadow_fini(&sh));
 }
 
+/*
+ * Atomic writes under program failures until the end of life: a program
+ * failure abandons the pages programmed so far and starts again
+ * elsewhere, and the write the end of life refuses - most of them big
+ * enough to need GC or a new block midway - changes none of its pages
+ * (shadow_write_atomic() checks every page of every write).
+ */
+static void test_atomic_writes_faults_end_of_life(void **state)
+{
+	struct ftl_config cfg;
+	struct ftl_stats st;
+	struct shadow sh;
+	u64 i, lpn;
+	u32 n, ppns[8];
+
+	(void)state;
+	small_cfg(&cfg, 1024, 8, 25);
+	cfg.endurance = 30;
+	cfg.wl_threshold = 4;
+	cfg.program_fail_ppm = 2000;	/* 0.2 % */
+	assert_int_equal(shadow_init(&sh, &cfg), 0);
+	assert_int_equal(ftl_write_atomic(sh.ftl, 0, 0, 0, ppns), -EINVAL);
+	assert_int_equal(ftl_write_atomic(sh.ftl, 0, 9, 0, ppns), -EINVAL);
+	assert_int_equal(ftl_write_atomic(sh.ftl, 1020, 5, 0, ppns), -ERANGE);
+	assert_int_equal(ftl_write_atomic(sh.ftl, 0, 1, 1, ppns), -EINVAL);
+	for (i = 0; !sh.read_only; i++) {
+		n = 1 + (u32)rnd_below(&rng_state, 8);
+		lpn = rnd_below(&rng_state, 1024 - n + 1);
+		OK(&sh, shadow_write_atomic(&sh, lpn, n, 0));
+		OK(&sh, shadow_check_stats(&sh));
+		assert_true(i < 1000000);
+	}
+	assert_int_equal(sh.last_rc, -EROFS);
+	ftl_get_stats(sh.ftl, &st);
+	print_message("%llu atomic writes, %llu pages abandoned after %llu program failures\n",
+		      (unsigned long long)st.atomic_writes,
+		      (unsigned long long)st.atomic_pages_abandoned,
+		      (unsigned long long)st.program_failures);
+	assert_true(st.atomic_pages_abandoned > 0);
+	assert_true(st.atomic_writes > 1000);
+	read_everything(&sh);
+	OK(&sh, shadow_fini(&sh));
+}
+
 /* Erase failures retire blocks; same seed, same faults. */
 static void run_erase_faults(u64 seed, struct ftl_stats *st)
 {
@@ -305,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_config_rejects_fault_values),
 		cmocka_unit_test(test_program_failures_retire_blocks),
 		cmocka_unit_test(test_endurance_end_of_life),
+		cmocka_unit_test(test_atomic_writes_faults_end_of_life),
 		cmocka_unit_test(test_fault_seed_reproducible),
 		cmocka_unit_test(test_broken_invariant_read_only),
 		cmocka_unit_test(test_create_alloc_failures),

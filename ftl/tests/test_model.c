@@ -134,7 +134,11 @@ static void run_model(void **state)
 			len = 1 + rnd_below(&rng, 2 * ppb + 2);
 			if (len > lp - lpn)
 				len = lp - lpn;
-			for (i = 0; i < len; i++)
+			/* Odd runs up to a block long: one atomic write. */
+			if (len <= ppb && (len & 1))
+				CHECK(shadow_write_atomic(&sh, lpn, len,
+							  class_of(c, lpn, lp)));
+			for (i = 0; i < len && !(len <= ppb && (len & 1)); i++)
 				CHECK(shadow_write_class(&sh, lpn + i,
 							 class_of(c, lpn + i, lp)));
 			writes += len;
