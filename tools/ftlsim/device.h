@@ -61,6 +61,25 @@ static inline int simdev_write_class(struct simdev *d, u64 lpn, u32 cls,
 	return err;
 }
 
+/*
+ * ftl_write_atomic(): @n pages from @lpn, all in one shard (the module's
+ * atomic write boundary keeps a request in one stripe); -EINVAL if not.
+ */
+static inline int simdev_write_atomic(struct simdev *d, u64 lpn, u32 n,
+				      u32 cls, u32 *ppns)
+{
+	u64 local;
+	u32 i = ftl_shard_of(&d->dealing, lpn, &local), k;
+	int err;
+
+	if (ftl_shard_run(&d->dealing, lpn) < n)
+		return -EINVAL;
+	err = ftl_write_atomic(d->shard[i], local, n, cls, ppns);
+	for (k = 0; !err && k < n; k++)
+		ppns[k] += d->first_ppn[i];
+	return err;
+}
+
 static inline int simdev_read(struct simdev *d, u64 lpn, u32 *ppn)
 {
 	u64 local;

@@ -9,7 +9,8 @@
  *  - WRITE: per flash page touched, ftl_write_class() with the write's
  *    placement class (0 unless the trace gives one): a whole page is
  *    programmed, a partial one read-modify-written (one program either
- *    way, host_pages_written + 1);
+ *    way, host_pages_written + 1); an atomic write (REQ_ATOMIC) is one
+ *    ftl_write_atomic() of all its pages;
  *  - DISCARD (one range), zero_range(discard): whole pages go to
  *    ftl_discard() first, in batches (pages_discarded,
  *    valid_pages_discarded); then the partly covered first and last pages
@@ -253,24 +254,36 @@ static int read_pages(struct replay *r, u64 pos, u64 left)
 	return 0;
 }
 
+/* Largest atomic write replayed, in pages: the module's limit is 16. */
+#define FTL_MAX_ATOMIC_REPLAY	256
+
 /*
  * ... and for a write: one ftl_write() per page, partial ones too, into
  * the open block of the write's placement class (ftl_write_class()).
  */
-static int write_pages(struct replay *r, u64 pos, u64 left, u32 cls)
+static int write_pages(struct replay *r, u64 pos, u64 left, u32 cls,
+		       bool atomic)
 {
 	u32 spp = r->sectors_per_page;
-	u32 ppn;
+	u64 first = pos / spp, pages = (pos + left - 1) / spp - first + 1;
+	u32 ppn, ppns[FTL_MAX_ATOMIC_REPLAY];
 	int err;
 
 	r->write_requests++;
 	r->write_sectors += left;
+	if (atomic) {
+		if (pages > FTL_MAX_ATOMIC_REPLAY)
+			return -EINVAL;
+		err = simdev_write_atomic(r->ftl, first, (u32)pages, cls, ppns);
+		if (err)
+			return err;
+	}
 	while (left) {
 		u32 off = (u32)(pos % spp);
 		u64 len = spp - off < left ? spp - off : left;
 		u64 lpn = pos / spp;
 
-		err = simdev_write_class(r->ftl, lpn, cls, &ppn);
+		err = atomic ? 0 : simdev_write_class(r->ftl, lpn, cls, &ppn);
 		if (err)
 			return err;
 		if (len != spp)
@@ -312,7 +325,7 @@ int replay_req(struct replay *r, const struct trace_req *req,
 			       "(--placement-classes must be above it)";
 			return -EINVAL;
 		}
-		err = write_pages(r, pos, left, req->cls);
+		err = write_pages(r, pos, left, req->cls, req->atomic);
 		break;
 	default:
 		*why = "unknown request type";

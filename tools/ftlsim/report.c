@@ -116,6 +116,8 @@ void print_json(struct sim *s, const struct ftl_stats *st,
 	JU("valid_pages_discarded", st->valid_pages_discarded);
 	JU("unmapped_reads", st->unmapped_reads);
 	JU("program_failures", st->program_failures);
+	JU("atomic_writes", st->atomic_writes);
+	JU("atomic_pages_abandoned", st->atomic_pages_abandoned);
 	JU("erase_failures", st->erase_failures);
 	JU("valid_pages", st->valid_pages);
 	JU("pages_stale", st->pages_stale);

@@ -432,6 +432,7 @@ static int parse_msr(struct trace_parser *p, char **t, int n,
  *       sector=0 nr_sectors=16 flags=unmap                   (one line)
  *   ftlblk0 op=write sector=8 nr_sectors=8 flags=fua|preflush
  *   ftlblk0 op=write sector=16 nr_sectors=8 flags= class=2
+ *   ftlblk0 op=write sector=64 nr_sectors=128 flags=atomic class=0
  *
  * A trace_pipe line (the part before the event name varies with the
  * kernel and its trace options) or the same stripped to begin at the disk
@@ -478,19 +479,26 @@ static const char *ftlblk_field(const char *tok, const char *key)
 	return !strncmp(tok, key, l) && tok[l] == '=' ? tok + l + 1 : NULL;
 }
 
-/* flags=: fua and preflush change nothing in a replay; note unmap. */
-static int ftlblk_flags(struct trace_parser *p, const char *s, bool *unmap)
+/*
+ * flags=: fua and preflush change nothing in a replay; note unmap and
+ * atomic.
+ */
+static int ftlblk_flags(struct trace_parser *p, const char *s, bool *unmap,
+			bool *atomic)
 {
 	*unmap = false;
+	*atomic = false;
 	while (*s) {
 		size_t l = strcspn(s, "|");
 
 		if (l == 5 && !strncmp(s, "unmap", 5))
 			*unmap = true;
+		else if (l == 6 && !strncmp(s, "atomic", 6))
+			*atomic = true;
 		else if (!(l == 3 && !strncmp(s, "fua", 3)) &&
 			 !(l == 8 && !strncmp(s, "preflush", 8)))
-			return fail(p, "unknown flag '%.*s' (fua, preflush, unmap)",
-				    (int)(l < 40 ? l : 40), s);
+			return fail(p, "unknown flag '%.*s' (fua, preflush, unmap, "
+				    "atomic)", (int)(l < 40 ? l : 40), s);
 		s += l;
 		if (*s == '|' && !*++s)
 			return fail(p, "flags= ends in '|'");
@@ -570,7 +578,7 @@ static int ftlblk_request(struct trace_parser *p, char **t, int n,
 	const char *op, *sec, *nr, *flags;
 	uint64_t sector, nr_sects;
 	unsigned int cls = 0;
-	bool unmap;
+	bool unmap, atomic;
 	int ret;
 
 	if ((n != 5 && n != 6) || !(op = ftlblk_field(t[1], "op")) ||
@@ -579,7 +587,7 @@ static int ftlblk_request(struct trace_parser *p, char **t, int n,
 	    !(flags = ftlblk_field(t[4], "flags")))
 		return fail(p, "want 'DISK op=OP sector=N nr_sectors=N "
 			    "flags=F [class=N]' (ftlblk_request)");
-	if (ftlblk_disk(p, t[0]) || ftlblk_flags(p, flags, &unmap))
+	if (ftlblk_disk(p, t[0]) || ftlblk_flags(p, flags, &unmap, &atomic))
 		return -1;
 	if (!parse_dec(sec, &sector))
 		return fail(p, "bad sector '%.40s'", sec);
@@ -594,6 +602,9 @@ static int ftlblk_request(struct trace_parser *p, char **t, int n,
 		return ret;
 	if (n == 6 && ftlblk_class(p, t[5], req, &cls))
 		return -1;
+	if (atomic && req->op != TRACE_WRITE)
+		return fail(p, "flag 'atomic' on op=%s (only a write has it)",
+			    op);
 	if (!ret || !nr_sects) {
 		p->skipped++;		/* a flush, or no range */
 		return 0;
@@ -601,6 +612,7 @@ static int ftlblk_request(struct trace_parser *p, char **t, int n,
 	req->sector = sector;
 	req->nr_sects = nr_sects;
 	req->cls = cls;
+	req->atomic = atomic;
 	return 1;
 }
 

@@ -58,6 +58,8 @@ enum trace_zero {
  * @cls: placement class of a write, below TRACE_MAX_CLASSES: the ftlblk
  *	format's class=N (the module's class of the write's lifetime hint or
  *	stream); 0 without it, and in every other format
+ * @atomic: an atomic write (REQ_ATOMIC: the ftlblk format's flag
+ *	"atomic"), all of its pages mapped at once; false in other formats
  */
 struct trace_req {
 	enum trace_op op;
@@ -66,6 +68,7 @@ struct trace_req {
 	uint64_t nr_sects;
 	unsigned int file;
 	unsigned int cls;
+	bool atomic;
 };
 
 /* The core's FTL_MAX_CLASSES (replay.c checks): classes 0..16. */

@@ -197,6 +197,8 @@ BAD = [
      "bad class 'x1'"),
     ("ftlblk", "ftlblk0 op=read sector=0 nr_sectors=8 flags= class=1\n", 1,
      "class=1 on a request that is no write"),
+    ("ftlblk", "ftlblk0 op=discard sector=0 nr_sectors=8 flags=atomic\n", 1,
+     "flag 'atomic' on op=discard"),
     ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= stream=1\n", 1,
      "unknown field 'stream=1'"),
     ("ftlblk", "ftlblk0 op=write sector=0 nr_sectors=8 flags= class=1 "
@@ -444,6 +446,19 @@ REPLAY_K_WANT = {"class_pages_written": [1, 6, 2],
                  "class_blocks_filled": [0, 1, 0], "host_pages_written": 9,
                  "nand_pages_written": 9, "rmw_pages": 1, "valid_pages": 8,
                  "write_requests": 5, "placement_classes": 3}
+# Trace AT, atomic writes (64 pages of 8 sectors, 4 pages a block):
+#  1 write page 0: block 0 has room for 3 more          host 1
+#  2 atomic write pages 1-4: 3 in block 0, 1 in the next free block,
+#    mapped together                                    host 5, atomic 1
+#  3 atomic write sectors 44-51: pages 5 and 6, both partial
+#                                                       host 7, rmw 2
+REPLAY_AT = ftlblk_trace([("write", 0, 8, ""),
+                          ("write", 8, 32, "atomic"),
+                          ("write", 44, 8, "fua|atomic class=0")])
+REPLAY_AT_ARGS = REPLAY_K_ARGS[:-2]
+REPLAY_AT_WANT = {"host_pages_written": 7, "nand_pages_written": 7,
+                  "atomic_writes": 2, "atomic_pages_abandoned": 0,
+                  "rmw_pages": 2, "valid_pages": 7, "write_requests": 3}
 REPLAY_K_DUMP = [["1", "write", "0", "32", "class=1"],
                  ["2", "write", "32", "8", "class=1"],
                  ["3", "write", "40", "8"],
@@ -721,8 +736,25 @@ def test_ftlblk(run, report, san, write):
            "K with --placement-classes 2: exit %d at line 4: %s" %
            (p.returncode, p.stderr.strip()))
 
+    # atomic writes: one ftl_write_atomic() per request
+    at = write("at.ftlblk", REPLAY_AT)
+    _counters(run, report, "AT (atomic writes)", REPLAY_AT_ARGS, at,
+              REPLAY_AT_WANT)
+    _counters(run, report, "AT without its atomic flags", REPLAY_AT_ARGS,
+              write("at0.ftlblk", REPLAY_AT.replace("fua|atomic", "fua")
+                    .replace("=atomic", "=")),
+              dict(REPLAY_AT_WANT, atomic_writes=0))
+    cross = write("atx.ftlblk", ftlblk_trace([("write", 24, 16, "atomic")]))
+    p = run(REPLAY_AT_ARGS + ["--shards", 2, "--trace", cross,
+                              "--trace-format", "ftlblk"], check=False)
+    report(p.returncode == 1 and "%s:1: write 24 + 16: the FTL core "
+           "refused" % cross in p.stderr,
+           "an atomic write across two shards' stripes is refused: exit %d "
+           "%s" % (p.returncode, p.stderr.strip()))
+
     if san:
         for name, args in (("sample.ftlblk", SAMPLE_ARGS),
+                           ("at.ftlblk", REPLAY_AT_ARGS),
                            ("z1.ftlblk", REPLAY_A_ARGS),
                            ("s2.ftlblk", SE_ARGS),
                            ("s3.ftlblk", SE3_ARGS + ["--shards", 2]),
