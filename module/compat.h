@@ -120,6 +120,56 @@ static inline void ftlblk_compat_write_streams(struct queue_limits *lim,
 }
 
 /*
+ * Atomic writes: 6.11 (9da3d1e912f3) gives the queue limits
+ * atomic_write_hw_* and requests REQ_ATOMIC; from 6.14 (6a7e17b22062) the
+ * limits count only with BLK_FEAT_ATOMIC_WRITES (else the block layer
+ * zeroes them). An older kernel never sends an atomic write: a non-zero
+ * atomic_write_max_kib is refused there (config.c), and the default is 0.
+ */
+#define FTLBLK_HAVE_ATOMIC_WRITES \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
+#define FTLBLK_ATOMIC_DEFAULT_KIB	(FTLBLK_HAVE_ATOMIC_WRITES ? 64 : 0)
+
+/* An atomic write the device cannot take whole (EINVAL; 6.11). */
+#ifdef BLK_STS_INVAL
+#define FTLBLK_STS_ATOMIC_TOO_BIG	BLK_STS_INVAL
+#else
+#define FTLBLK_STS_ATOMIC_TOO_BIG	BLK_STS_IOERR
+#endif
+
+/* Is @rq an atomic write (REQ_ATOMIC)? Never before 6.11. */
+static inline bool ftlblk_rq_atomic(struct request *rq)
+{
+#if FTLBLK_HAVE_ATOMIC_WRITES
+	return rq->cmd_flags & REQ_ATOMIC;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Advertise atomic writes of one logical block (@unit_min bytes) up to
+ * @max bytes, none crossing a multiple of @boundary bytes; @max 0 = none.
+ */
+static inline void ftlblk_compat_atomic_writes(struct queue_limits *lim,
+					       unsigned int max,
+					       unsigned int unit_min,
+					       unsigned int boundary)
+{
+#if FTLBLK_HAVE_ATOMIC_WRITES
+	if (!max)
+		return;
+	lim->atomic_write_hw_max = max;
+	lim->atomic_write_hw_unit_min = unit_min;
+	lim->atomic_write_hw_unit_max = max;
+	lim->atomic_write_hw_boundary = boundary;
+#ifdef BLK_FEAT_ATOMIC_WRITES
+	lim->features |= BLK_FEAT_ATOMIC_WRITES;
+#endif
+#endif
+}
+
+/*
  * 6.5: block_device_operations.open takes the disk and a blk_mode_t;
  * FTLBLK_OPEN_DISK(arg) is the disk of its first argument.
  */

@@ -122,6 +122,9 @@ const struct ftlblk_field ftlblk_fields[FTLBLK_NR_FIELDS] = {
 	[FTLBLK_WRITE_STREAMS] = { .name = "write_streams", .min = 0,
 				   .max = FTLBLK_MAX_WRITE_STREAMS,
 				   .help = "0..16 (write streams, 0 unless placement=stream)" },
+	[FTLBLK_ATOMIC_WRITE_MAX_KIB] = {
+		.name = "atomic_write_max_kib", .min = 0, .max = 1024,
+		.help = "0 or a power of two 1..1024 >= blocksize (KiB; Linux 6.11+)" },
 };
 
 static const char *const ftlblk_placement_names[FTLBLK_NR_PLACEMENTS] = {
@@ -193,6 +196,7 @@ struct ftlblk_config ftlblk_defaults = { .val = {
 	[FTLBLK_ERASE_US] = FTL_TIMING_DEFAULT_ERASE_US,
 	[FTLBLK_CHANNEL_MBPS] = FTL_TIMING_DEFAULT_CHANNEL_MBPS,
 	[FTLBLK_SHARDS] = 1,
+	[FTLBLK_ATOMIC_WRITE_MAX_KIB] = FTLBLK_ATOMIC_DEFAULT_KIB,
 } };
 
 /*
@@ -265,6 +269,8 @@ FTLBLK_FIELD_PARAM(secure_erase, FTLBLK_SECURE_ERASE,
 		   "Serve secure erase (BLKSECDISCARD): every copy of the range erased, 0 or 1. Default: 0");
 FTLBLK_FIELD_PARAM(write_streams, FTLBLK_WRITE_STREAMS,
 		   "Write streams advertised with placement=stream, 1..16 (0 otherwise). Default: 0");
+FTLBLK_FIELD_PARAM(atomic_write_max_kib, FTLBLK_ATOMIC_WRITE_MAX_KIB,
+		   "Largest atomic write (RWF_ATOMIC) in KiB, 0 = none or a power of two up to 1024, capped at 16 flash pages, an erase block and a shard's cache (Linux 6.11+). Default: 64 (0 before 6.11)");
 
 static char *placement = "none";
 module_param(placement, charp, 0444);
@@ -366,6 +372,60 @@ static int ftlblk_placement_check(const struct ftlblk_config *cfg,
 	return 0;
 }
 
+/*
+ * Atomic writes need a kernel that sends them (6.11); the largest is a
+ * power of two, at least one logical block.
+ */
+static int ftlblk_atomic_check(const struct ftlblk_config *cfg,
+			       const char *who)
+{
+	unsigned int kib = cfg->val[FTLBLK_ATOMIC_WRITE_MAX_KIB];
+
+	if (kib && !FTLBLK_HAVE_ATOMIC_WRITES) {
+		pr_err("%s: invalid atomic_write_max_kib %u: allowed 0 on this kernel (atomic writes from Linux 6.11)\n",
+		       who, kib);
+		return -EINVAL;
+	}
+	if (kib && (!is_power_of_2(kib) ||
+		    (u64)kib << 10 < cfg->val[FTLBLK_BLOCKSIZE])) {
+		pr_err("%s: invalid atomic_write_max_kib %u: allowed %s\n",
+		       who, kib, ftlblk_fields[FTLBLK_ATOMIC_WRITE_MAX_KIB].help);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * ftlblk_atomic_bytes() - a device's largest atomic write
+ * @cfg: the device's tunables
+ * @boundary: receives the boundary no atomic write crosses (bytes): the
+ *	largest power of two that divides a shard's stripe, so that a write
+ *	inside it has one shard and is one lock hold's batch
+ *
+ * atomic_write_max_kib capped at FTLBLK_ATOMIC_MAX_PAGES flash pages, the
+ * boundary and a shard's cache (cache_mib), rounded down to a power of two.
+ *
+ * Return: bytes, 0 for none.
+ */
+unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg,
+				 unsigned int *boundary)
+{
+	const unsigned int *v = cfg->val;
+	u64 pages = FTLBLK_ATOMIC_MAX_PAGES, cache;
+
+	*boundary = v[FTLBLK_PAGE_SIZE] *
+		    (1U << __ffs(v[FTLBLK_PAGES_PER_BLOCK]));
+	pages = min_t(u64, pages, *boundary / v[FTLBLK_PAGE_SIZE]);
+	if (v[FTLBLK_WRITE_CACHE] && v[FTLBLK_CACHE_MIB]) {
+		cache = DIV_ROUND_UP(((u64)v[FTLBLK_CACHE_MIB] << 20) /
+				     v[FTLBLK_PAGE_SIZE], v[FTLBLK_SHARDS]);
+		pages = min(pages, cache);
+	}
+	pages = rounddown_pow_of_two(pages);
+	return min_t(u64, (u64)v[FTLBLK_ATOMIC_WRITE_MAX_KIB] << 10,
+		     pages * v[FTLBLK_PAGE_SIZE]);
+}
+
 /**
  * ftlblk_dealing() - how a device deals its logical pages to shards
  * @cfg: the device's tunables
@@ -416,6 +476,8 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who)
 			return err;
 	}
 	err = ftlblk_placement_check(cfg, who);
+	if (!err)
+		err = ftlblk_atomic_check(cfg, who);
 	if (err)
 		return err;
 	ftlblk_config_to_ftl(cfg, &fcfg);

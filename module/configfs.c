@@ -158,6 +158,7 @@ FTLBLK_FIELD_ATTR(remanence, FTLBLK_REMANENCE);
 FTLBLK_FIELD_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
 FTLBLK_FIELD_ATTR(placement, FTLBLK_PLACEMENT);
 FTLBLK_FIELD_ATTR(write_streams, FTLBLK_WRITE_STREAMS);
+FTLBLK_FIELD_ATTR(atomic_write_max_kib, FTLBLK_ATOMIC_WRITE_MAX_KIB);
 
 static ssize_t ftlblk_item_power_show(struct config_item *item, char *page)
 {
@@ -327,6 +328,7 @@ static struct configfs_attribute *ftlblk_item_attrs[] = {
 	&ftlblk_item_attr_secure_erase,
 	&ftlblk_item_attr_placement,
 	&ftlblk_item_attr_write_streams,
+	&ftlblk_item_attr_atomic_write_max_kib,
 	&ftlblk_item_attr_badblocks,
 	&ftlblk_item_attr_power,
 	&ftlblk_item_attr_power_cut,

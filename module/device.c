@@ -61,6 +61,7 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 {
 	const unsigned int *v = dev->cfg.val;
 	unsigned int max_discard = v[FTLBLK_MAX_DISCARD_SECTORS];
+	unsigned int atomic, boundary;
 
 	lim->logical_block_size = v[FTLBLK_BLOCKSIZE];
 	lim->physical_block_size = v[FTLBLK_PAGE_SIZE];
@@ -90,6 +91,12 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	 */
 	if (v[FTLBLK_SECURE_ERASE])
 		lim->max_secure_erase_sectors = lim->max_write_zeroes_sectors;
+	/*
+	 * Atomic writes of whole logical blocks, none crossing a shard's
+	 * stripe (ftlblk_atomic_bytes()): each is one lock hold's batch.
+	 */
+	atomic = ftlblk_atomic_bytes(&dev->cfg, &boundary);
+	ftlblk_compat_atomic_writes(lim, atomic, v[FTLBLK_BLOCKSIZE], boundary);
 	/* Each stream an erase block of its own, as an FDP reclaim unit. */
 	ftlblk_compat_write_streams(lim, v[FTLBLK_WRITE_STREAMS],
 				    v[FTLBLK_PAGE_SIZE] *
@@ -149,6 +156,13 @@ static int ftlblk_alloc_shards(struct ftlblk_dev *dev,
 			if (!sh->cached_class)
 				return -ENOMEM;
 		}
+		/* A cached atomic write stays one unit (store.c). */
+		if (dev->atomic_pages && dev->cfg.val[FTLBLK_WRITE_CACHE]) {
+			sh->cached_unit = kvcalloc(geo.logical_pages, 1,
+						   GFP_KERNEL);
+			if (!sh->cached_unit)
+				return -ENOMEM;
+		}
 		if (!fcfg->remanence)
 			continue;
 		dev->reclaim = ftlblk_reclaim_stale;
@@ -187,6 +201,7 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 		kvfree(sh->data);
 		kvfree(sh->stale);
 		kvfree(sh->cached_class);
+		kvfree(sh->cached_unit);
 	}
 	kfree(dev->shards);
 	dev->shards = NULL;
@@ -195,11 +210,14 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 {
 	struct ftl_config fcfg;
+	unsigned int boundary;
 	int err;
 
 	ftlblk_config_to_ftl(&dev->cfg, &fcfg);
 	dev->sectors_per_page = fcfg.page_size >> SECTOR_SHIFT;
 	dev->page_shift = ilog2(fcfg.page_size);
+	dev->atomic_pages = ftlblk_atomic_bytes(&dev->cfg, &boundary) >>
+			    dev->page_shift;
 	dev->page_order = get_order(fcfg.page_size);
 	dev->pcpu = alloc_percpu(struct ftlblk_pcpu_stats);
 	if (!dev->pcpu)

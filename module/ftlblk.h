@@ -63,6 +63,7 @@ enum ftlblk_field_id {
 	FTLBLK_SECURE_ERASE,
 	FTLBLK_PLACEMENT,
 	FTLBLK_WRITE_STREAMS,
+	FTLBLK_ATOMIC_WRITE_MAX_KIB,
 	FTLBLK_NR_FIELDS,
 };
 
@@ -79,6 +80,12 @@ enum ftlblk_placement {
 };
 
 #define FTLBLK_HINT_CLASSES	6
+/*
+ * Largest atomic write in flash pages: one lock hold's batch (rw.c), so
+ * that a write without the cache is applied in one hold, which a power
+ * cut cannot split.
+ */
+#define FTLBLK_ATOMIC_MAX_PAGES	16
 #define FTLBLK_MAX_WRITE_STREAMS	16
 
 struct ftlblk_config {
@@ -127,6 +134,8 @@ struct ftlblk_counters {
 	u64 nomem_writes;		/* writes sent to the worker for memory */
 	u64 flushes_failed_after_cut;	/* see ftlblk_flush_status() */
 	u64 secure_erase_requests;
+	u64 atomic_writes;		/* REQ_ATOMIC writes served */
+	u64 atomic_writes_lost_at_power_cut;	/* dropped whole from the cache */
 };
 
 /**
@@ -170,6 +179,7 @@ struct ftlblk_snapshot {
 struct ftlblk_locked_counters {
 	u64 cache_writebacks;		/* cached updates made durable */
 	u64 pages_lost_at_power_cut;	/* cached updates dropped by cuts */
+	u64 atomic_writes_lost_at_power_cut;	/* cached atomic writes dropped */
 };
 
 /*
@@ -192,6 +202,7 @@ enum ftlblk_pcpu_counter {
 	FTLBLK_PC_NOMEM_WRITES,
 	FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT,
 	FTLBLK_PC_SECURE_ERASE_REQUESTS,
+	FTLBLK_PC_ATOMIC_WRITES,
 	FTLBLK_PC_NR,
 };
 
@@ -293,7 +304,7 @@ enum ftlblk_cut_mode {
  *	(tracepoints, the timing model's dies)
  * @physical_pages: the shard's physical pages (debugfs.c)
  * @lock: protects @ftl (maps, GC, counters), @data, @data_pages, @stale,
- *	@stale_pages, @cached_class, @rel,
+ *	@stale_pages, @cached_class, @cached_unit, @rel,
  *	@treq, @ctr and @cache. Taken in task context only: from queue_rq
  *	(the submitter or a kworker, never interrupts), ftlblk_wq and sysfs.
  *	Nothing under it sleeps or allocates: data pages are taken before
@@ -309,6 +320,9 @@ enum ftlblk_cut_mode {
  * @stale_pages: pages @stale holds
  * @cached_class: with placement and the write cache, the placement class
  *	of each logical page's cached update, for its write-back; else NULL
+ * @cached_unit: with atomic writes and the write cache, each logical
+ *	page's position + 1 in the atomic write its cached update belongs to,
+ *	0 for none (store.c); else NULL
  * @rel: the lock holder's array of released pages, or NULL
  * @treq: the request whose write runs under @lock now, so that the GC it
  *	triggers is charged to it (timing=1)
@@ -332,6 +346,7 @@ struct ftlblk_shard {
 	u32 *stale;
 	u64 stale_pages;
 	u8 *cached_class;
+	u8 *cached_unit;
 	struct ftlblk_released *rel;
 	struct ftl_timing_req *treq;
 	struct ftlblk_locked_counters ctr;
@@ -356,6 +371,8 @@ struct ftlblk_dev {
 	struct ftl_shards dealing;
 	struct ftlblk_pcpu_stats __percpu *pcpu;
 	bool cache_on;			/* write_cache=1 (ftlblk_cache_on()) */
+	/* Largest atomic write in flash pages, 0 = none (rw.c). */
+	unsigned int atomic_pages;
 	bool timing_on;			/* timing=1, see timing_lock */
 	/*
 	 * power_off and cuts_seen (power cuts so far: the power cycle) are
@@ -651,6 +668,8 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who);
 void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 			  struct ftl_config *fcfg);
 struct ftl_shards ftlblk_dealing(const struct ftlblk_config *cfg);
+unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg,
+				 unsigned int *boundary);
 int ftlblk_params_check(void);
 
 /* device.c */
@@ -720,8 +739,13 @@ int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 int ftlblk_store_unmap(struct ftlblk_shard *sh, u64 lpn, u64 count,
 		       bool discard, struct ftl_timing_req *treq);
 bool ftlblk_store_replaces(struct ftlblk_shard *sh, u64 lpn, bool fua);
+int ftlblk_store_atomic(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
+			u8 cls, struct page **pages,
+			struct ftl_timing_req *treq, bool fua);
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh,
 			    struct ftl_timing_req *treq);
+bool ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
+		       struct ftl_timing_req *treq, u64 *lost);
 void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v);
 struct page *ftlblk_cache_entry_page(u32 v);
 bool ftlblk_cached_page(struct ftlblk_shard *sh, u64 lpn, struct page **pagep);

@@ -11,7 +11,8 @@
  * A power cut (ftl/power_cut) drops the cache, which is the device's only
  * volatile state: in power_cut_mode "all" every cached update is lost, in
  * "random" each is independently written back or lost (a cache torn by
- * power loss; seeded by fault_seed and the cut's number). Each shard has
+ * power loss; seeded by fault_seed and the cut's number), an atomic
+ * write's pages together. Each shard has
  * its own cache (cache_mib divided among them). A cut sets power_off,
  * then takes each shard's lock once: a lock hold that found the power on
  * is applied, and from then on no change is (each checks power_off under
@@ -155,25 +156,15 @@ static u64 drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 	struct ftl_timing_req treq;
 	unsigned int n;
 	bool empty;
-	u32 v;
-	u64 lpn, lost = 0;
+	u64 lost = 0;
 
 	do {
 		ftl_timing_req_start(&treq, ktime_get_ns());
 		ftlblk_lock(sh, &rel);
-		for (n = 0; n < FTLBLK_CUT_BATCH; n++) {
-			v = ftl_cache_oldest(&sh->cache, &lpn);
-			if (v == FTL_CACHE_NONE)
+		for (n = 0; n < FTLBLK_CUT_BATCH; n++)
+			if (!ftlblk_cut_oldest(sh, cut_keeps(sh->dev, rnd),
+					       &treq, &lost))
 				break;
-			/* A refused write-back (worn out) is a lost one. */
-			if (cut_keeps(sh->dev, rnd) &&
-			    !ftlblk_writeback_oldest(sh, &treq))
-				continue;
-			ftl_cache_pop(&sh->cache);
-			ftlblk_release_cached(sh, v);
-			sh->ctr.pages_lost_at_power_cut++;
-			lost++;
-		}
 		empty = !sh->cache.entries;
 		ftlblk_unlock(sh);
 		cond_resched();

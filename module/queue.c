@@ -28,6 +28,8 @@ static void trace_request(struct ftlblk_dev *dev, struct request *rq)
 		flags |= FTLBLK_TRACE_PREFLUSH;
 	if (req_op(rq) == REQ_OP_WRITE_ZEROES && ftlblk_zeroes_unmap(dev, rq))
 		flags |= FTLBLK_TRACE_UNMAP;
+	if (ftlblk_rq_atomic(rq))
+		flags |= FTLBLK_TRACE_ATOMIC;
 	trace_ftlblk_request(dev->disk, rq, flags,
 			     req_op(rq) == REQ_OP_WRITE ?
 			     ftlblk_rq_class(dev, rq) : 0);

@@ -27,6 +27,12 @@
  * - With the write cache a page's latest data may be a cached page
  *   (store.c): readers look there first, and writes store a new page in
  *   its place (or, FUA, program it and drop the cached copy).
+ * - An atomic write (REQ_ATOMIC) is one batch: the block layer keeps it
+ *   within atomic_write_max_bytes and one boundary (at most
+ *   FTLBLK_ATOMIC_MAX_PAGES pages of one shard's stripe), and it is
+ *   stored in one lock hold, all of it or none (ftlblk_store_atomic()).
+ *   A read racing with it may see part of it: the guarantee is what
+ *   stays after a power cut or an error, as Linux's atomic writes state.
  */
 #include <linux/bio.h>
 #include <linux/highmem.h>
@@ -301,6 +307,52 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 }
 
 /*
+ * Store an atomic write's @n chunks, all in one shard, with the new pages
+ * @pages in one lock hold: all of them, or (an error) none.
+ */
+static blk_status_t write_atomic(struct ftlblk_shard *sh,
+				 struct ftlblk_cursor *c,
+				 struct ftlblk_chunk *chunks, unsigned int n,
+				 struct page **pages, struct ftl_timing_req *treq,
+				 u8 cls, bool fua)
+{
+	unsigned int page_size = ftlblk_page_bytes(sh->dev), i;
+	struct page *released[2 * FTLBLK_BATCH_PAGES];
+	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+	int err;
+
+	for (i = 0; i < n; i++)
+		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
+			    chunks[i].len, false);
+	ftlblk_lock(sh, &rel);
+	for (i = 0; i < n; i++)
+		if (chunks[i].len != page_size)
+			ftlblk_copy_page_locked(sh, chunks[i].lpn,
+						page_address(pages[i]),
+						chunks[i].off, chunks[i].len);
+	err = ftlblk_store_atomic(sh, chunks[0].lpn, n, cls, pages, treq, fua);
+	ftlblk_unlock(sh);
+	if (err) {
+		ftlblk_pages_put(sh->dev, pages, n);
+		return BLK_STS_IOERR;
+	}
+	ftlblk_count(sh->dev, FTLBLK_PC_ATOMIC_WRITES, 1);
+	return BLK_STS_OK;
+}
+
+/*
+ * Does an atomic write of @nr_pages flash pages from @first fit in one
+ * batch? The block layer's limits make it (device.c); a write that does
+ * not is refused whole rather than torn.
+ */
+static bool atomic_fits(struct ftlblk_dev *dev, u64 first,
+			unsigned int nr_pages)
+{
+	return nr_pages <= dev->atomic_pages &&
+	       ftl_shard_run(&dev->dealing, first) >= nr_pages;
+}
+
+/*
  * Pages of [@first, @first + @n) whose current data a write gives back as
  * it stores the new: at most FTLBLK_MAX_RQ_PAGES lookups under the locks
  * of their shards, only when a write meets mem_limit_mib.
@@ -332,12 +384,16 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 	unsigned int left = blk_rq_bytes(rq), n, used = 0, over;
 	u64 first = pos >> dev->page_shift;
 	unsigned int nr_pages = ((pos + left - 1) >> dev->page_shift) - first + 1;
+	bool atomic = ftlblk_rq_atomic(rq);
 	struct ftlblk_shard *sh;
 	struct ftlblk_cursor c;
 	blk_status_t sts = BLK_STS_OK;
 	u8 cls;
 	int err;
 
+	BUILD_BUG_ON(FTLBLK_ATOMIC_MAX_PAGES > FTLBLK_BATCH_PAGES);
+	if (atomic && !atomic_fits(dev, first, nr_pages))
+		return FTLBLK_STS_ATOMIC_TOO_BIG;
 	err = ftlblk_pages_get(dev, cmd->pages, nr_pages, gfp, 0);
 	/* At mem_limit_mib an overwrite still fits: it gives as much back. */
 	if (err == -ENOSPC) {
@@ -355,6 +411,11 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
 		return ftlblk_pages_status(dev, err);
 	cursor_init(&c, rq);
 	cls = ftlblk_rq_class(dev, rq);
+	if (atomic) {
+		n = next_batch(dev, &pos, &left, chunks, &sh);
+		return write_atomic(sh, &c, chunks, n, cmd->pages, &cmd->treq,
+				    cls, rq->cmd_flags & REQ_FUA);
+	}
 	while (left && sts == BLK_STS_OK) {
 		n = next_batch(dev, &pos, &left, chunks, &sh);
 		sts = write_batch(sh, &c, chunks, n, cmd->pages + used,
@@ -376,8 +437,10 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
  *
  * Return: BLK_STS_OK; BLK_STS_RESOURCE if a write found no memory (nothing
  * was written: retry); BLK_STS_NOSPC if it would pass mem_limit_mib
- * (nothing was written); BLK_STS_IOERR if the request lies beyond the
- * capacity or the FTL reports a broken invariant.
+ * (nothing was written); BLK_STS_INVAL for an atomic write larger than
+ * the device's atomic limits (nothing written); BLK_STS_IOERR if the
+ * request lies beyond the capacity, the power is off, the device is worn
+ * out or the FTL reports a broken invariant.
  */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write,
 		       gfp_t gfp)

@@ -59,6 +59,7 @@ static void add_pcpu(struct ftlblk_snapshot *s,
 	s->ctr.flushes_failed_after_cut +=
 		p->v[FTLBLK_PC_FLUSHES_FAILED_AFTER_CUT];
 	s->ctr.secure_erase_requests += p->v[FTLBLK_PC_SECURE_ERASE_REQUESTS];
+	s->ctr.atomic_writes += p->v[FTLBLK_PC_ATOMIC_WRITES];
 	s->ctr.mem_limit_rejections += p->v[FTLBLK_PC_MEM_LIMIT_REJECTIONS];
 	s->ctr.timeouts += p->v[FTLBLK_PC_TIMEOUTS];
 	s->ctr.nomem_writes += p->v[FTLBLK_PC_NOMEM_WRITES];
@@ -76,6 +77,8 @@ static void add_shard(struct ftlblk_snapshot *s, struct ftlblk_shard *sh,
 	ftl_get_geometry(sh->ftl, &geo);
 	s->ctr.cache_writebacks += sh->ctr.cache_writebacks;
 	s->ctr.pages_lost_at_power_cut += sh->ctr.pages_lost_at_power_cut;
+	s->ctr.atomic_writes_lost_at_power_cut +=
+		sh->ctr.atomic_writes_lost_at_power_cut;
 	s->data_bytes += (sh->data_pages + sh->stale_pages) <<
 			 (PAGE_SHIFT + sh->dev->page_order);
 	s->metadata_bytes += ftl_metadata_bytes(sh->ftl);

@@ -15,12 +15,22 @@
  * block of its placement class (placement=hint|stream), and a cached
  * update remembers its class (cached_class) for its write-back.
  *
+ * An atomic write (REQ_ATOMIC, at most FTLBLK_ATOMIC_MAX_PAGES pages of
+ * one shard) is stored in one lock hold, so a power cut finds all of it
+ * or none, and reaches the FTL as one ftl_write_atomic(), which maps all
+ * its pages or none. Cached, it stays one unit (cached_unit): whatever
+ * would take one of its pages out of the cache alone - an overwrite, a
+ * FUA write, a deallocation, the write-back of its oldest page - writes
+ * the whole unit back first, and a power cut keeps or drops it whole.
+ *
  * Everything here works on one shard (struct ftlblk_shard: an FTL, its
  * data pages and its cache) in the shard's logical page numbers.
  *
  * Locking: everything here runs under the shard's lock, except
  * ftlblk_cached_page_unlocked() (rw.c's lock-free read); every call is
- * O(1) amortized plus one write-back at most.
+ * O(1) amortized plus one write-back at most, of one page or of one
+ * atomic unit (FTLBLK_ATOMIC_MAX_PAGES), except ftlblk_store_atomic():
+ * up to two per page it stores.
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>
@@ -94,6 +104,36 @@ static int ftlblk_program_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 	return 0;
 }
 
+/*
+ * Program @n pages of new data of @lpn.. as one atomic write of class
+ * @cls: all mapped, or (error) none, and @pages still the caller's.
+ */
+static int ftlblk_program_atomic(struct ftlblk_shard *sh, u64 lpn,
+				 unsigned int n, u8 cls, struct page **pages,
+				 struct ftl_timing_req *treq)
+{
+	u32 ppns[FTLBLK_ATOMIC_MAX_PAGES];
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&sh->lock);
+	if (WARN_ON_ONCE(n > FTLBLK_ATOMIC_MAX_PAGES))
+		return -EINVAL;
+	sh->treq = treq;
+	err = ftl_write_atomic(sh->ftl, lpn, n, cls, ppns);
+	sh->treq = NULL;
+	ftlblk_wearout_check(sh);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		ftlblk_timing_program(sh->dev, treq,
+				      ftlblk_device_ppn(sh, ppns[i]));
+		ftlblk_set_data(sh, lpn + i, pages[i]);
+	}
+	sh->data_pages += n;
+	return 0;
+}
+
 static int ftl_deallocate(struct ftlblk_shard *sh, u64 lpn, u64 count,
 			  bool discard)
 {
@@ -109,6 +149,61 @@ static u8 cached_class(struct ftlblk_shard *sh, u64 lpn)
 	return sh->cached_class ? sh->cached_class[lpn] : 0;
 }
 
+/*
+ * The cached atomic unit @lpn's update belongs to: its first page in
+ * *@first. Return: its pages, 0 if @lpn's update is in none.
+ */
+static unsigned int cached_unit_of(struct ftlblk_shard *sh, u64 lpn,
+				   u64 *first)
+{
+	u8 pos = sh->cached_unit ? sh->cached_unit[lpn] : 0;
+	unsigned int n = 0;
+
+	if (!pos)
+		return 0;
+	*first = lpn - (pos - 1);
+	while (n < FTLBLK_ATOMIC_MAX_PAGES && *first + n < sh->cache.nr_lpns &&
+	       sh->cached_unit[*first + n] == n + 1)
+		n++;
+	return n;
+}
+
+/* Write the cached unit of @n pages from @first back in one atomic write. */
+static int writeback_unit(struct ftlblk_shard *sh, u64 first, unsigned int n,
+			  struct ftl_timing_req *treq)
+{
+	struct page *pages[FTLBLK_ATOMIC_MAX_PAGES];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++)
+		pages[i] = handle_page(ftl_cache_peek(&sh->cache, first + i));
+	err = ftlblk_program_atomic(sh, first, n, cached_class(sh, first),
+				    pages, treq);
+	if (err)
+		return err;
+	/* After the FTL has them: a reader without the lock finds them. */
+	for (i = 0; i < n; i++) {
+		ftl_cache_remove(&sh->cache, first + i);
+		sh->cached_unit[first + i] = 0;
+	}
+	sh->ctr.cache_writebacks += n;
+	return 0;
+}
+
+/*
+ * @lpn's cached update is about to be replaced or dropped: if it belongs
+ * to an atomic unit, write the whole unit back first.
+ */
+static int settle_unit(struct ftlblk_shard *sh, u64 lpn,
+		       struct ftl_timing_req *treq)
+{
+	u64 first;
+	unsigned int n = cached_unit_of(sh, lpn, &first);
+
+	return n ? writeback_unit(sh, first, n, treq) : 0;
+}
+
 /**
  * ftlblk_writeback_oldest() - write the oldest cached update back to the
  * FTL: it is durable then
@@ -119,12 +214,21 @@ static u8 cached_class(struct ftlblk_shard *sh, u64 lpn)
  */
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq)
 {
-	u64 lpn;
+	u64 lpn, first;
 	u32 v = ftl_cache_oldest(&sh->cache, &lpn);
+	unsigned int n;
 	int err;
 
 	if (v == FTL_CACHE_NONE)
 		return 0;
+	n = cached_unit_of(sh, lpn, &first);
+	if (n) {
+		err = writeback_unit(sh, first, n, treq);
+		/* Step past the ring slots it left, as a pop would. */
+		if (!err)
+			ftl_cache_oldest(&sh->cache, &lpn);
+		return err;
+	}
 	if (ftl_cache_is_handle(v))
 		err = ftlblk_program_page(sh, lpn, cached_class(sh, lpn),
 					  handle_page(v), treq);
@@ -136,6 +240,47 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
 	ftl_cache_pop(&sh->cache);
 	sh->ctr.cache_writebacks++;
 	return 0;
+}
+
+/**
+ * ftlblk_cut_oldest() - a power cut's fate for the oldest cached update
+ * @sh: shard, its lock held, the power off
+ * @keep: write it back (random mode's coin); a refused write-back (worn
+ *	out) loses it
+ * @treq: charged with the write-back
+ * @lost: increased by the cached pages lost
+ *
+ * An atomic unit shares one fate: written back whole or lost whole.
+ *
+ * Return: false if the cache is empty.
+ */
+bool ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
+		       struct ftl_timing_req *treq, u64 *lost)
+{
+	u64 lpn, first;
+	u32 v = ftl_cache_oldest(&sh->cache, &lpn);
+	unsigned int n, i;
+
+	if (v == FTL_CACHE_NONE)
+		return false;
+	if (keep && !ftlblk_writeback_oldest(sh, treq))
+		return true;
+	n = cached_unit_of(sh, lpn, &first);
+	if (!n) {
+		ftl_cache_pop(&sh->cache);
+		ftlblk_release_cached(sh, v);
+		n = 1;
+	} else {
+		for (i = 0; i < n; i++) {
+			ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache,
+								   first + i));
+			sh->cached_unit[first + i] = 0;
+		}
+		sh->ctr.atomic_writes_lost_at_power_cut++;
+	}
+	sh->ctr.pages_lost_at_power_cut += n;
+	*lost += n;
+	return true;
 }
 
 /* Room for @lpn's entry: at most one write-back (the cache is full). */
@@ -186,6 +331,9 @@ int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 		return err;
 	if (!ftlblk_cache_on(sh->dev))
 		return ftlblk_program_page(sh, lpn, cls, page, treq);
+	err = settle_unit(sh, lpn, treq);
+	if (err)
+		return err;
 	if (fua) {
 		err = ftlblk_program_page(sh, lpn, cls, page, treq);
 		if (!err)
@@ -199,6 +347,80 @@ int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 		sh->cached_class[lpn] = cls;
 	ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn,
 						  page_handle(page)));
+	return 0;
+}
+
+/*
+ * Room in the cache for @n entries from @lpn: write back the oldest until
+ * the ring has a slot for each page not cached yet.
+ */
+static int make_room_for(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
+			 struct ftl_timing_req *treq)
+{
+	struct ftl_cache *c = &sh->cache;
+	unsigned int i, needed;
+	int err;
+
+	for (;;) {
+		for (i = 0, needed = 0; i < n; i++)
+			needed += ftl_cache_peek(c, lpn + i) == FTL_CACHE_NONE;
+		if (c->capacity - (c->tail - c->head) >= needed)
+			return 0;
+		err = ftlblk_writeback_oldest(sh, treq);
+		if (err)
+			return err;
+	}
+}
+
+/**
+ * ftlblk_store_atomic() - an atomic write's new data: cache or program it,
+ * all of it or none
+ * @sh: shard, its lock held
+ * @lpn: first logical page
+ * @n: pages, at most FTLBLK_ATOMIC_MAX_PAGES and the cache's capacity
+ * @cls: their placement class
+ * @pages: the data pages, in order; the device's if this succeeds
+ * @treq: the request, charged with the flash work this causes
+ * @fua: durable on return
+ *
+ * Cached, the pages form one unit (cached_unit); cached atomic units they
+ * overlap are written back first, whole.
+ *
+ * Return: 0; or as ftlblk_store_page(), with none of @pages stored (some
+ * older cached updates may have been written back).
+ */
+int ftlblk_store_atomic(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
+			u8 cls, struct page **pages,
+			struct ftl_timing_req *treq, bool fua)
+{
+	int err = check_writable(sh);
+	unsigned int i;
+
+	if (err)
+		return err;
+	if (!ftlblk_cache_on(sh->dev))
+		return ftlblk_program_atomic(sh, lpn, n, cls, pages, treq);
+	for (i = 0; i < n && !err; i++)
+		err = settle_unit(sh, lpn + i, treq);
+	if (err)
+		return err;
+	if (fua) {
+		err = ftlblk_program_atomic(sh, lpn, n, cls, pages, treq);
+		for (i = 0; i < n && !err; i++)
+			ftlblk_release_cached(sh, ftl_cache_remove(&sh->cache,
+								   lpn + i));
+		return err;
+	}
+	err = make_room_for(sh, lpn, n, treq);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (sh->cached_class)
+			sh->cached_class[lpn + i] = cls;
+		sh->cached_unit[lpn + i] = i + 1;
+		ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn + i,
+							  page_handle(pages[i])));
+	}
 	return 0;
 }
 
@@ -231,7 +453,9 @@ int ftlblk_store_unmap(struct ftlblk_shard *sh, u64 lpn, u64 count,
 		if (ftl_cache_peek(&sh->cache, lpn) == FTL_CACHE_NONE &&
 		    ftl_lookup(sh->ftl, lpn) == FTL_UNMAPPED)
 			continue;
-		err = make_room(sh, lpn, treq);
+		err = settle_unit(sh, lpn, treq);
+		if (!err)
+			err = make_room(sh, lpn, treq);
 		if (err)
 			return err;
 		ftlblk_release_cached(sh, ftl_cache_store(&sh->cache, lpn, mark));

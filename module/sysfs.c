@@ -109,6 +109,9 @@ static struct ftlblk_stat_attr ftlblk_stats[] = {
 	FTLBLK_STAT(cache_writebacks, ctr.cache_writebacks, U64),
 	FTLBLK_STAT(power_cuts, ctr.power_cuts, U64),
 	FTLBLK_STAT(pages_lost_at_power_cut, ctr.pages_lost_at_power_cut, U64),
+	FTLBLK_STAT(atomic_writes, ctr.atomic_writes, U64),
+	FTLBLK_STAT(atomic_writes_lost_at_power_cut,
+		    ctr.atomic_writes_lost_at_power_cut, U64),
 	FTLBLK_STAT(flushes_failed_after_cut, ctr.flushes_failed_after_cut, U64),
 	FTLBLK_STAT(nomem_writes, ctr.nomem_writes, U64),
 	FTLBLK_STAT(timeouts, ctr.timeouts, U64),
@@ -240,6 +243,17 @@ FTLBLK_CFG_ATTR(remanence, FTLBLK_REMANENCE);
 FTLBLK_CFG_ATTR(secure_erase, FTLBLK_SECURE_ERASE);
 FTLBLK_CFG_ATTR(write_streams, FTLBLK_WRITE_STREAMS);
 
+/* The largest atomic write the device serves, as capped (0 = none). */
+static ssize_t atomic_write_max_kib_show(struct device *d,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct ftlblk_dev *dev = to_ftlblk(d);
+
+	return emit_u64(buf, ((u64)dev->atomic_pages << dev->page_shift) >> 10);
+}
+static DEVICE_ATTR_RO(atomic_write_max_kib);
+
 static ssize_t power_cut_show(struct device *d, struct device_attribute *attr,
 			      char *buf)
 {
@@ -315,6 +329,7 @@ static struct attribute *ftlblk_other_attrs[] = {
 	&dev_attr_placement.attr,
 	&dev_attr_write_streams.attr,
 	&dev_attr_class_stats.attr,
+	&dev_attr_atomic_write_max_kib.attr,
 	&dev_attr_write_cache.attr,
 	&dev_attr_cache_mib.attr,
 	&dev_attr_power_cut.attr,

@@ -82,6 +82,7 @@ DEFINE_EVENT(ftlblk_block, ftlblk_bad_block,
 #define FTLBLK_TRACE_FUA	0x1	/* REQ_FUA */
 #define FTLBLK_TRACE_PREFLUSH	0x2	/* REQ_PREFLUSH */
 #define FTLBLK_TRACE_UNMAP	0x4	/* write-zeroes served by unmapping */
+#define FTLBLK_TRACE_ATOMIC	0x8	/* REQ_ATOMIC: all of it or none */
 
 /*
  * Every request the device accepts (the power on, the range good), in
@@ -117,7 +118,8 @@ TRACE_EVENT(ftlblk_request,
 		      __print_flags(__entry->flags, "|",
 				    { FTLBLK_TRACE_FUA, "fua" },
 				    { FTLBLK_TRACE_PREFLUSH, "preflush" },
-				    { FTLBLK_TRACE_UNMAP, "unmap" }),
+				    { FTLBLK_TRACE_UNMAP, "unmap" },
+				    { FTLBLK_TRACE_ATOMIC, "atomic" }),
 		      __entry->cls)
 );
 

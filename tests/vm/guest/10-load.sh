@@ -23,7 +23,8 @@ pages_lost_at_power_cut cached_pages write_cache cache_mib power_cut
 power_cut_mode timeouts nomem_writes flushes_failed_after_cut shards stat
 secure_erase_requests secure_erase_blocks secure_erase_relocations
 secure_erase_pages_left pages_stale remanence secure_erase placement
-write_streams class_stats"
+write_streams class_stats atomic_write_max_kib atomic_writes
+atomic_writes_lost_at_power_cut"
 # Every configfs attribute of a device, as the features file must list them.
 ATTRS="size blocksize page_size pages_per_block op_percent gc_policy
 wl_threshold gc_low_blocks gc_high_blocks discard max_discard_segments
@@ -31,14 +32,14 @@ max_discard_sectors submit_queues poll_queues hw_queue_depth write_cache mem_lim
 program_fail_ppm erase_fail_ppm fault_seed endurance timing channels
 dies_per_channel read_us program_us erase_us channel_mbps badblocks power index
 cache_mib power_cut power_cut_mode shards remanence secure_erase placement
-write_streams"
+write_streams atomic_write_max_kib"
 PARAMS="nr_devices size blocksize page_size pages_per_block op_percent
 gc_policy wl_threshold gc_low_blocks gc_high_blocks discard
 max_discard_segments max_discard_sectors submit_queues poll_queues hw_queue_depth
 write_cache mem_limit_mib program_fail_ppm erase_fail_ppm fault_seed endurance
 timing channels dies_per_channel read_us program_us erase_us channel_mbps
 cache_mib power_cut_mode shards remanence secure_erase placement
-write_streams"
+write_streams atomic_write_max_kib"
 
 # The words of a list, sorted, on one line.
 # shellcheck disable=SC2086 # split on purpose
