@@ -24,7 +24,7 @@ NJOBS=$(nproc)
 # 1j: the same job with one fio job instead of NJOBS, for the scaling ratio.
 RW_JOBS=${BENCH_JOBS:-randwrite-4k randread-4k randwrite-4k-1j randread-4k-1j write-1m read-1m}
 # BENCH_PARTS: which parts run (all by default; a subset for quick looks)
-PARTS=${BENCH_PARTS:-rounds discard steady timed memory}
+PARTS=${BENCH_PARTS:-rounds discard steady timed memory placement}
 part() {	# NAME: is the part selected?
 	[[ " $PARTS " == *" $1 "* ]]
 }
@@ -335,9 +335,10 @@ profile() {
 	local job
 	command -v perf >/dev/null || { echo "BENCH_PROFILE: no perf in the guest"; return; }
 	for job in randwrite-4k randread-4k write-1m read-1m; do
+	    for dev in ftlblk0 ram0; do
 		echo
-		echo "perf profile of $job on ftlblk0 ($NJOBS jobs; fio's own samples, user and kernel: symbols >= 1 %):"
-		fio_rw ftlblk0 "$job" >/dev/null &
+		echo "perf profile of $job on $dev ($NJOBS jobs; fio's own samples, user and kernel: symbols >= 1 %):"
+		fio_rw "$dev" "$job" >/dev/null &
 		sleep 1		# fio's ramp time
 		perf record -q -a -F 499 -o /tmp/bench-perf.data -- \
 			sleep $((RUNTIME - 1 > 1 ? RUNTIME - 1 : 1)) 2>/dev/null || true
@@ -345,6 +346,7 @@ profile() {
 		perf report -i /tmp/bench-perf.data --comms fio --no-children --sort sym \
 			--percent-limit 1 --stdio 2>/dev/null |
 			awk '/^ *[0-9.]+%/ { print "  " $0 }' | head -n 25
+	    done
 	done
 }
 
@@ -463,6 +465,72 @@ timing_report() {
 	done
 }
 
+# ---- placement: WAF of a hot/cold mix, per GC policy and placement --------
+# 80 % of 4 KiB random writes to the first 10 % of a 64 MiB device (op
+# 10 %, 64 pages a block), through two device nodes: the hot pages with
+# write lifetime hint SHORT, the cold ones with EXTREME (hotcold). After a
+# fill and 4 x capacity of warm-up, WAF over 4 x capacity. One run each:
+# the writes are sequential and seeded, so WAF is deterministic. ftlsim
+# runs the same mix (its own random draws) with one class and with two.
+PL_MIB=64 PL_CFG=/sys/kernel/config/ftlblk/bench-pl
+pl_waf() {	# POLICY PLACEMENT -> WAF, or "-" where the kernel refuses it
+	local pages=$((PL_MIB * 256)) d mm waf=-
+	mkdir "$PL_CFG"
+	echo "$PL_MIB" >"$PL_CFG/size"
+	echo 64 >"$PL_CFG/pages_per_block"
+	echo 10 >"$PL_CFG/op_percent"
+	echo "$1" >"$PL_CFG/gc_policy"
+	echo "$2" >"$PL_CFG/placement"
+	[ "$2" = stream ] && echo 8 >"$PL_CFG/write_streams"
+	if echo 1 2>/dev/null >"$PL_CFG/power"; then
+		d=ftlblk$(cat "$PL_CFG/index")
+		mm=$(cat "/sys/block/$d/dev")
+		rm -f /dev/pl-hot /dev/pl-cold
+		mknod /dev/pl-hot b "${mm%%:*}" "${mm##*:}"
+		mknod /dev/pl-cold b "${mm%%:*}" "${mm##*:}"
+		hotcold /dev/pl-hot /dev/pl-cold $pages 100 800 1 $((4 * pages)) 1 >/dev/null
+		echo 1 >"/sys/block/$d/ftl/reset_stats"
+		hotcold /dev/pl-hot /dev/pl-cold $pages 100 800 0 $((4 * pages)) 2 >/dev/null
+		waf=$(cat "/sys/block/$d/ftl/waf")
+		echo "$1 $2 $(awk '$2 { printf "%s:%s:%s ", $1, $2, $3 }' "/sys/block/$d/ftl/class_stats")" >>/tmp/bench-pl-classes.txt
+		echo 0 >"$PL_CFG/power"
+		rm -f /dev/pl-hot /dev/pl-cold
+	fi
+	rmdir "$PL_CFG"
+	echo "$waf"
+}
+pl_sim() {	# POLICY [CLASS FLAGS...] -> ftlsim's WAF for the same mix
+	local p=$1
+	shift
+	ftlsim --size ${PL_MIB}M --pages-per-block 64 --op-percent 10 --policy "$p" \
+		--workload hotcold:10:80 --fill --warmup 4 --writes 4 "$@" --json |
+		json_field waf
+}
+pl_vs() {	# WAF BASE -> "WAF (+N %)"
+	awk -v w="$1" -v b="$2" 'BEGIN { if (w == "-" || b == "-" || !b) { printf "%-18s", w; exit }
+		printf "%-18s", sprintf("%.3f (%+.1f %%)", w, (w / b - 1) * 100) }'
+}
+placement_report() {
+	local p none hint stream s1 s2
+	: >/tmp/bench-pl-classes.txt
+	echo
+	echo "placement: WAF, hot/cold (80 % of 4 KiB writes to 10 % of ${PL_MIB} MiB, hints SHORT / EXTREME through two nodes), op 10 %, 64 pages/block; after fill + 4 x warm-up, 4 x capacity measured:"
+	printf '%-14s%-10s%-18s%-18s%-14s%-18s
+' policy none hint stream "ftlsim 1" "ftlsim 2 classes"
+	for p in greedy fifo cost-benefit; do
+		none=$(pl_waf "$p" none)
+		hint=$(pl_waf "$p" hint)
+		stream=$(pl_waf "$p" stream)
+		s1=$(pl_sim "$p")
+		s2=$(pl_sim "$p" --placement-classes 2 --classify hotcold)
+		printf '%-14s%-10s%s%s%-14s%s\n' "$p" "$none" "$(pl_vs "$hint" "$none")" \
+			"$(pl_vs "$stream" "$none")" "$(printf '%.3f' "$s1")" "$(pl_vs "$s2" "$s1")"
+	done
+	echo "(- : the kernel has no such interface: hints from 6.9, streams from 6.16; a stream-less write's hint is its stream)"
+	echo "classes written (CLASS:PAGES:BLOCKS, measured part):"
+	sed 's/^/  /' /tmp/bench-pl-classes.txt
+}
+
 setup
 for d in $DEVS; do
 	fill "$d"
@@ -483,6 +551,7 @@ report
 part timed && timing_report
 [ "${BENCH_PROFILE:-0}" = 1 ] && profile
 part memory && memory_report
+part placement && placement_report
 echo
 echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs), nomem_writes $(ftl_stat nomem_writes)"
 cp "$RAW" /out/bench-raw.txt
