@@ -313,7 +313,7 @@ int ftl_check(const struct ftl *ftl)
 	if (!FTL_INVARIANT(c->nand_pages_written == c->host_pages_written +
 			   c->gc_relocations + c->wl_relocations +
 			   c->secure_erase_relocations + c->atomic_pages_abandoned,
-			   "NAND programs != host + GC + wear-leveling + secure-erase + abandoned atomic programs"))
+			   "NAND programs != host + GC + WL + secure-erase + abandoned programs"))
 		return -EIO;
 	return 0;
 }
