@@ -58,10 +58,11 @@ test-vm: module
 #           [OUT=DIR]
 #           (see demo/run -h; TIMING=0: RAM speed, no modeled flash timing)
 # make study: the same with every filesystem and discard regime, and a
-#           report (study.md, study.png; demo/study -h; docs/study.md)
+#           report (study.md, study.png; demo/study -h; docs/study.md);
+#           STEADY=1: each regime to its steady state, at 80 % fill
 DEMO_VARS = SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' WRITES='$(WRITES)' \
 	FS='$(FS)' FILL='$(FILL)' FILL_OF='$(FILL_OF)' FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' \
-	TIMING='$(TIMING)' READS='$(READS)' IDLE='$(IDLE)' OUT='$(OUT)'
+	TIMING='$(TIMING)' READS='$(READS)' IDLE='$(IDLE)' OUT='$(OUT)' STEADY='$(STEADY)'
 demo: module
 	DEMO_SKIP_BUILD=1 demo/run $(DEMO_VARS)
 

@@ -43,7 +43,7 @@
 # system would between bursts; the device's discard counters at the
 # workload's end are kept beside the final ones (workload_end_*).
 #
-# Environment (from demo/run): REGIMES SIZE OP POLICY WRITES FILL FILL_OF SEED
+# Environment (from demo/run): REGIMES SIZE OP POLICY WRITES FILL FILL_OF SEED STEADY
 # FSTRIM_EVERY IDLE (s) READS (KiB per read of the reader beside the writer, 0 for
 # none) TIMING (the module's timing parameter: 1 = requests complete when
 # the modeled NAND flash would, 0 = RAM speed).
@@ -52,6 +52,10 @@ set -u
 SIZE=${SIZE:-128} OP=${OP:-7} POLICY=${POLICY:-greedy} WRITES=${WRITES:-4}
 FILL=${FILL:-80} SEED=${SEED:-1} FSTRIM_EVERY=${FSTRIM_EVERY:-0.5}
 TIMING=${TIMING:-1} READS=${READS:-0} FILL_OF=${FILL_OF:-fs} IDLE=${IDLE:-0}
+STEADY=${STEADY:-0}
+# STEADY=1: stop at the first pass within 5 % of the one before
+steady_args=()
+[ "$STEADY" = 1 ] && steady_args=(-P 5)
 REGIMES=${REGIMES:-vfat-nodiscard vfat-discard vfat-fstrim}
 MNT=/mnt/demo
 DEV=/dev/ftlblk0
@@ -203,6 +207,7 @@ regime() {
 	t0=$(date +%s)
 	demo-workload -s "$SEED" -f "$FILL" -b "$FILL_OF" -w "$WRITES" -t "$trim" -r "$READS" \
 		-d "$DEV" -S "$STAT" -o "/out/$name.csv" -n 400 -R /tmp/workload.sum \
+		"${steady_args[@]}" \
 		-l "$name" "$MNT" ||
 		fail "$name: workload"
 	for c in discard_requests pages_discarded valid_pages_discarded valid_pages; do

@@ -91,7 +91,24 @@ def regimes_in(data):
     return sorted(names, key=key)
 
 
+def steady_note(rs):
+    """STEADY=1: each regime's passes, or None."""
+    if not any(r.f.get("passes") for r in rs):
+        return None
+    return ("Steady state (STEADY=1): every regime ran the same sequence of file "
+            "operations from the start, each until a pass of one capacity of file "
+            "data had a WAF within %s %% of the pass before (at most %s passes). "
+            "Passes and their WAF: %s." % (
+                rs[0].f.get("steady_pct", "?"), rs[0].f.get("writes", "?"),
+                "; ".join("%s %s%s (%s)" % (
+                    label(r.name), r.f.get("passes", "?"),
+                    "" if r.f.get("steady_reached") == "1" else " NOT STEADY",
+                    r.f.get("pass_wafs", "")) for r in rs)))
+
+
 def same_ops(rs):
+    if steady_note(rs):
+        return steady_note(rs)
     sums = sorted({r.f.get("ops_checksum") for r in rs})
     if len(sums) == 1:
         return ("Every regime of every filesystem ran the same %s file creates and their "
@@ -116,7 +133,9 @@ def tables(rs, timing):
         group = by_fs[fs]
         sums = {r.f.get("ops_checksum") for r in group}
         out.append("### %s\n" % fs)
-        if len(sums) == 1:
+        if steady_note(group):
+            out.append(steady_note(group) + "\n")
+        elif len(sums) == 1:
             out.append("Every regime ran the same %s file creates and their "
                        "deletes (ops checksum %s).\n" %
                        (group[0].f.get("files_created"), sums.pop()))

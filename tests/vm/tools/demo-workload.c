@@ -40,6 +40,13 @@
  *                reader). It draws from its own random stream and changes
  *                no file: the file operations, and their checksum, are the
  *                same with and without it.
+ *   -P PCT       steady state: the run is cut into passes of one device
+ *                size of file data each; after each, syncfs() and the
+ *                pass's WAF from STATDIR (nand_pages_written /
+ *                host_pages_written since the pass before); stop after the
+ *                first pass whose WAF is within PCT percent of the pass
+ *                before (-w is then the most it writes). The operations
+ *                are the same sequence as without -P, cut short (needs -S)
  *   -l LABEL     name of the regime in progress lines
  *   -R FILE      write a summary (NAME=VALUE lines: ops_checksum, ...) there
  *   -q           no progress lines
@@ -50,6 +57,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -462,6 +470,48 @@ static void progress(unsigned int pct)
 	fflush(stdout);
 }
 
+/*
+ * Steady state (-P): the WAF of each pass of one device size of file data,
+ * from the device's counters after a syncfs().
+ */
+static double steady_pct;
+static unsigned int passes;
+static char pass_wafs[1024];
+static double last_host, last_nand, last_waf;
+
+/* A pass has ended: note its WAF. Return: true if the state is steady. */
+static bool pass_done(const char *mnt)
+{
+	char host[64], nand[64];
+	double waf = 0, h, n;
+	bool steady;
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0 || syncfs(fd))
+		die("syncfs %s: %s", mnt, strerror(errno));
+	close(fd);
+	read_stat("host_pages_written", host, sizeof(host));
+	read_stat("nand_pages_written", nand, sizeof(nand));
+	h = atof(host) - last_host;
+	n = atof(nand) - last_nand;
+	if (h > 0)
+		waf = n / h;
+	steady = passes && last_waf > 0 &&
+		 (waf > last_waf ? waf - last_waf : last_waf - waf) <=
+		 last_waf * steady_pct / 100;
+	snprintf(pass_wafs + strlen(pass_wafs),
+		 sizeof(pass_wafs) - strlen(pass_wafs), "%s%.3f",
+		 passes ? "," : "", waf);
+	passes++;
+	last_host += h;
+	last_nand += n;
+	last_waf = waf;
+	if (!quiet)
+		printf("%-15s pass %u: WAF %.3f%s\n", label, passes, waf,
+		       steady ? " (steady)" : "");
+	return steady;
+}
+
 static void usage(void)
 {
 	fputs("usage: demo-workload [-s SEED] [-f FILL%] [-b fs|device] [-w WRITES] -d DEV "
@@ -475,7 +525,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1, fs_bytes = 0, dev_bytes = 0, target_used, used = 0;
-	uint64_t total, written = 0, next_sample, next_trim, next_pct;
+	uint64_t total, written = 0, next_sample, next_trim, next_pct, next_pass;
 	double fill = 80, writes = 4;
 	unsigned int nsamples = 100, trims = 0, pct = 0;
 	double trim_every = 0;
@@ -487,7 +537,7 @@ int main(int argc, char **argv)
 	const char *basis = "fs";
 	int c;
 
-	while ((c = getopt(argc, argv, "s:f:b:w:d:S:o:n:t:r:l:R:qDC:B:")) != -1) {
+	while ((c = getopt(argc, argv, "s:f:b:w:d:S:o:n:t:r:l:R:qDC:B:P:")) != -1) {
 		switch (c) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'f': fill = atof(optarg); break;
@@ -505,6 +555,7 @@ int main(int argc, char **argv)
 		case 'D': dry = 1; break;
 		case 'C': fs_bytes = strtoull(optarg, NULL, 0); break;
 		case 'B': dev_bytes = strtoull(optarg, NULL, 0); break;
+		case 'P': steady_pct = atof(optarg); break;
 		default: usage();
 		}
 	}
@@ -515,6 +566,8 @@ int main(int argc, char **argv)
 	    trim_every < 0 || read_kib < 0 || read_kib > 65536)
 		die("need 0 < FILL < 100, WRITES > 0, SAMPLES >= 1, EVERY >= 0, "
 		    "0 <= KIB <= 65536");
+	if (steady_pct < 0 || (steady_pct > 0 && (!statdir || dry)))
+		die("-P needs PCT >= 0 and -S, and no -D");
 	if (strcmp(basis, "fs") && strcmp(basis, "device"))
 		die("-b %s: the basis is fs or device", basis);
 
@@ -601,6 +654,7 @@ int main(int argc, char **argv)
 	trim_step = (uint64_t)(dev_bytes * trim_every);
 	next_trim = trim_step ? trim_step : UINT64_MAX;
 	next_pct = total / 10;
+	next_pass = dev_bytes;
 
 	while (written < total) {
 		struct file f;
@@ -638,6 +692,11 @@ int main(int argc, char **argv)
 			while (next_sample <= written)
 				next_sample += total / nsamples;
 		}
+		if (steady_pct > 0 && written >= next_pass) {
+			next_pass += dev_bytes;
+			if (pass_done(mnt))
+				total = written;
+		}
 		while (written >= next_pct && pct < 100) {
 			pct += 10;
 			next_pct = total / 10 * (pct / 10 + 1);
@@ -671,6 +730,10 @@ int main(int argc, char **argv)
 			"\nread_bytes=%" PRIu64 "\n", fnv, next_id, nfiles,
 			written, deleted_alloc_bytes, trims, elapsed(),
 			reads_done, read_bytes);
+		if (steady_pct > 0)
+			fprintf(fp, "steady_pct=%g\npasses=%u\npass_wafs=%s\n"
+				"steady_reached=%d\n", steady_pct, passes,
+				pass_wafs, written < (uint64_t)(dev_bytes * writes));
 		if (fclose(fp))
 			die("%s: %s", sumpath, strerror(errno));
 	}
