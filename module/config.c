@@ -396,26 +396,26 @@ static int ftlblk_atomic_check(const struct ftlblk_config *cfg,
 }
 
 /**
- * ftlblk_atomic_bytes() - a device's largest atomic write
+ * ftlblk_atomic_bytes() - a device's largest atomic write, which is also
+ * its atomic write boundary
  * @cfg: the device's tunables
- * @boundary: receives the boundary no atomic write crosses (bytes): the
- *	largest power of two that divides a shard's stripe, so that a write
- *	inside it has one shard and is one lock hold's batch
  *
- * atomic_write_max_kib capped at FTLBLK_ATOMIC_MAX_PAGES flash pages, the
- * boundary and a shard's cache (cache_mib), rounded down to a power of two.
+ * atomic_write_max_kib capped at FTLBLK_ATOMIC_MAX_PAGES flash pages, at
+ * the largest power of two that divides a shard's stripe and at a shard's
+ * cache (cache_mib), rounded down to a power of two. As the boundary (the
+ * block layer merges atomic writes up to the maximum, never across it) it
+ * keeps every atomic request in one aligned window of this size: inside
+ * one stripe, so one shard, and at most DIV_ROUND_UP(bytes, page_size)
+ * flash pages, one lock hold's batch.
  *
  * Return: bytes, 0 for none.
  */
-unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg,
-				 unsigned int *boundary)
+unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg)
 {
 	const unsigned int *v = cfg->val;
 	u64 pages = FTLBLK_ATOMIC_MAX_PAGES, cache;
 
-	*boundary = v[FTLBLK_PAGE_SIZE] *
-		    (1U << __ffs(v[FTLBLK_PAGES_PER_BLOCK]));
-	pages = min_t(u64, pages, *boundary / v[FTLBLK_PAGE_SIZE]);
+	pages = min_t(u64, pages, (1U << __ffs(v[FTLBLK_PAGES_PER_BLOCK])));
 	if (v[FTLBLK_WRITE_CACHE] && v[FTLBLK_CACHE_MIB]) {
 		cache = DIV_ROUND_UP(((u64)v[FTLBLK_CACHE_MIB] << 20) /
 				     v[FTLBLK_PAGE_SIZE], v[FTLBLK_SHARDS]);

@@ -61,7 +61,7 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 {
 	const unsigned int *v = dev->cfg.val;
 	unsigned int max_discard = v[FTLBLK_MAX_DISCARD_SECTORS];
-	unsigned int atomic, boundary;
+	unsigned int atomic;
 
 	lim->logical_block_size = v[FTLBLK_BLOCKSIZE];
 	lim->physical_block_size = v[FTLBLK_PAGE_SIZE];
@@ -92,11 +92,12 @@ static void ftlblk_fill_limits(const struct ftlblk_dev *dev,
 	if (v[FTLBLK_SECURE_ERASE])
 		lim->max_secure_erase_sectors = lim->max_write_zeroes_sectors;
 	/*
-	 * Atomic writes of whole logical blocks, none crossing a shard's
-	 * stripe (ftlblk_atomic_bytes()): each is one lock hold's batch.
+	 * Atomic writes of whole logical blocks, each inside one aligned
+	 * window of the largest (ftlblk_atomic_bytes()): one shard, one lock
+	 * hold's batch.
 	 */
-	atomic = ftlblk_atomic_bytes(&dev->cfg, &boundary);
-	ftlblk_compat_atomic_writes(lim, atomic, v[FTLBLK_BLOCKSIZE], boundary);
+	atomic = ftlblk_atomic_bytes(&dev->cfg);
+	ftlblk_compat_atomic_writes(lim, atomic, v[FTLBLK_BLOCKSIZE], atomic);
 	/* Each stream an erase block of its own, as an FDP reclaim unit. */
 	ftlblk_compat_write_streams(lim, v[FTLBLK_WRITE_STREAMS],
 				    v[FTLBLK_PAGE_SIZE] *
@@ -210,14 +211,14 @@ static void ftlblk_free_shards(struct ftlblk_dev *dev)
 static int ftlblk_alloc_ftl(struct ftlblk_dev *dev)
 {
 	struct ftl_config fcfg;
-	unsigned int boundary;
 	int err;
 
 	ftlblk_config_to_ftl(&dev->cfg, &fcfg);
 	dev->sectors_per_page = fcfg.page_size >> SECTOR_SHIFT;
 	dev->page_shift = ilog2(fcfg.page_size);
-	dev->atomic_pages = ftlblk_atomic_bytes(&dev->cfg, &boundary) >>
-			    dev->page_shift;
+	/* A write of less than a page still takes a page (and one hold). */
+	dev->atomic_pages = DIV_ROUND_UP(ftlblk_atomic_bytes(&dev->cfg),
+					 fcfg.page_size);
 	dev->page_order = get_order(fcfg.page_size);
 	dev->pcpu = alloc_percpu(struct ftlblk_pcpu_stats);
 	if (!dev->pcpu)

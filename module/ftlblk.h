@@ -668,8 +668,7 @@ int ftlblk_config_check(const struct ftlblk_config *cfg, const char *who);
 void ftlblk_config_to_ftl(const struct ftlblk_config *cfg,
 			  struct ftl_config *fcfg);
 struct ftl_shards ftlblk_dealing(const struct ftlblk_config *cfg);
-unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg,
-				 unsigned int *boundary);
+unsigned int ftlblk_atomic_bytes(const struct ftlblk_config *cfg);
 int ftlblk_params_check(void);
 
 /* device.c */
@@ -744,8 +743,8 @@ int ftlblk_store_atomic(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
 			struct ftl_timing_req *treq, bool fua);
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh,
 			    struct ftl_timing_req *treq);
-bool ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
-		       struct ftl_timing_req *treq, u64 *lost);
+unsigned int ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
+			       struct ftl_timing_req *treq, u64 *lost);
 void ftlblk_release_cached(struct ftlblk_shard *sh, u32 v);
 struct page *ftlblk_cache_entry_page(u32 v);
 bool ftlblk_cached_page(struct ftlblk_shard *sh, u64 lpn, struct page **pagep);

@@ -27,7 +27,8 @@
  * Locking: a shard's cache index and counters are protected by its lock
  * (readers without it use ftl_cache_peek(), see store.c); every call
  * under it is O(1) amortized, except write-backs, which a hold bounds
- * (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH, one per stored page).
+ * (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH pages, and with atomic units one
+ * unit more).
  * power_mutex serializes the writers of power_cut and protects
  * power_off, cuts_seen and power_cuts.
  */
@@ -42,9 +43,13 @@
 
 #include "ftlblk.h"
 
-/* Write-backs per hold of a shard's lock when flushing: one release each. */
-#define FTLBLK_FLUSH_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
-/* Entries dropped or written back per hold at a power cut. */
+/*
+ * Pages written back per hold of a shard's lock when flushing, one release
+ * each: the last write-back may be an atomic unit, and all fit the
+ * request's array.
+ */
+#define FTLBLK_FLUSH_BATCH	(FTLBLK_MAX_RQ_PAGES - FTLBLK_ATOMIC_MAX_PAGES)
+/* Pages dropped or written back per hold at a power cut (the same). */
 #define FTLBLK_CUT_BATCH	32
 
 static const char * const cut_mode_names[] = {
@@ -85,7 +90,7 @@ static int flush_shard(struct ftlblk_shard *sh, struct ftlblk_cmd *cmd)
 	unsigned int n;
 	bool done;
 	u64 mark;
-	int err = 0;
+	int err = 0, w;
 
 	spin_lock(&sh->lock);
 	mark = ftl_cache_mark(&sh->cache);
@@ -101,8 +106,10 @@ static int flush_shard(struct ftlblk_shard *sh, struct ftlblk_cmd *cmd)
 		    READ_ONCE(dev->cuts_seen) != cmd->gen)
 			err = -EIO;
 		for (n = 0; !err && n < FTLBLK_FLUSH_BATCH &&
-		     !ftl_cache_passed(&sh->cache, mark); n++)
-			err = ftlblk_writeback_oldest(sh, &cmd->treq);
+		     !ftl_cache_passed(&sh->cache, mark); n += max(w, 1)) {
+			w = ftlblk_writeback_oldest(sh, &cmd->treq);
+			err = min(w, 0);
+		}
 		done = err || ftl_cache_passed(&sh->cache, mark);
 		ftlblk_unlock(sh);
 		if (!done)
@@ -151,20 +158,19 @@ static bool cut_keeps(struct ftlblk_dev *dev, struct rnd_state *rnd)
  */
 static u64 drop_cache(struct ftlblk_shard *sh, struct rnd_state *rnd)
 {
-	struct page *released[2 * FTLBLK_CUT_BATCH];
+	struct page *released[FTLBLK_CUT_BATCH + FTLBLK_ATOMIC_MAX_PAGES];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
 	struct ftl_timing_req treq;
-	unsigned int n;
+	unsigned int n, got;
 	bool empty;
 	u64 lost = 0;
 
 	do {
 		ftl_timing_req_start(&treq, ktime_get_ns());
 		ftlblk_lock(sh, &rel);
-		for (n = 0; n < FTLBLK_CUT_BATCH; n++)
-			if (!ftlblk_cut_oldest(sh, cut_keeps(sh->dev, rnd),
-					       &treq, &lost))
-				break;
+		for (n = 0, got = 1; got && n < FTLBLK_CUT_BATCH; n += got)
+			got = ftlblk_cut_oldest(sh, cut_keeps(sh->dev, rnd),
+						&treq, &lost);
 		empty = !sh->cache.entries;
 		ftlblk_unlock(sh);
 		cond_resched();

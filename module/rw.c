@@ -265,6 +265,31 @@ static blk_status_t ftlblk_read(struct ftlblk_dev *dev, struct request *rq)
 	return sts;
 }
 
+/* The request's bytes of @n chunks into their new pages @pages, in order. */
+static void copy_in(struct ftlblk_cursor *c, struct ftlblk_chunk *chunks,
+		    unsigned int n, struct page **pages)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		chunks[i].page = pages[i];
+		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
+			    chunks[i].len, false);
+	}
+}
+
+/*
+ * Under the shard's lock: a chunk that covers part of its page gets the
+ * rest of the page from the current copy (read-modify-write).
+ */
+static void fill_around_locked(struct ftlblk_shard *sh,
+			       const struct ftlblk_chunk *ch)
+{
+	if (ch->len != ftlblk_page_bytes(sh->dev))
+		ftlblk_copy_page_locked(sh, ch->lpn, page_address(ch->page),
+					ch->off, ch->len);
+}
+
 /* Program @n chunks with the new pages @pages (the request's, in order). */
 static blk_status_t write_batch(struct ftlblk_shard *sh,
 				struct ftlblk_cursor *c,
@@ -272,28 +297,21 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 				struct page **pages, struct ftl_timing_req *treq,
 				u8 cls, bool fua)
 {
-	unsigned int page_size = ftlblk_page_bytes(sh->dev), i;
 	/*
 	 * Each page releases at most the one it replaces, and with the cache
 	 * the flash page a write-back replaces (or, FUA, the cached copy).
 	 */
 	struct page *released[2 * FTLBLK_BATCH_PAGES];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+	unsigned int i;
 	int err = 0;
 
-	for (i = 0; i < n; i++) {
-		chunks[i].page = pages[i];
-		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
-			    chunks[i].len, false);
-	}
+	copy_in(c, chunks, n, pages);
 	ftlblk_lock(sh, &rel);
 	for (i = 0; i < n && !err; i++) {
 		struct ftlblk_chunk *ch = &chunks[i];
 
-		if (ch->len != page_size)
-			ftlblk_copy_page_locked(sh, ch->lpn,
-						page_address(ch->page),
-						ch->off, ch->len);
+		fill_around_locked(sh, ch);
 		err = ftlblk_store_page(sh, ch->lpn, cls, ch->page, treq, fua);
 		if (!err)
 			ch->page = NULL;
@@ -316,20 +334,15 @@ static blk_status_t write_atomic(struct ftlblk_shard *sh,
 				 struct page **pages, struct ftl_timing_req *treq,
 				 u8 cls, bool fua)
 {
-	unsigned int page_size = ftlblk_page_bytes(sh->dev), i;
 	struct page *released[2 * FTLBLK_BATCH_PAGES];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
+	unsigned int i;
 	int err;
 
-	for (i = 0; i < n; i++)
-		cursor_copy(c, page_address(pages[i]) + chunks[i].off,
-			    chunks[i].len, false);
+	copy_in(c, chunks, n, pages);
 	ftlblk_lock(sh, &rel);
 	for (i = 0; i < n; i++)
-		if (chunks[i].len != page_size)
-			ftlblk_copy_page_locked(sh, chunks[i].lpn,
-						page_address(pages[i]),
-						chunks[i].off, chunks[i].len);
+		fill_around_locked(sh, &chunks[i]);
 	err = ftlblk_store_atomic(sh, chunks[0].lpn, n, cls, pages, treq, fua);
 	ftlblk_unlock(sh);
 	if (err) {

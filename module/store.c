@@ -27,10 +27,14 @@
  * data pages and its cache) in the shard's logical page numbers.
  *
  * Locking: everything here runs under the shard's lock, except
- * ftlblk_cached_page_unlocked() (rw.c's lock-free read); every call is
- * O(1) amortized plus one write-back at most, of one page or of one
- * atomic unit (FTLBLK_ATOMIC_MAX_PAGES), except ftlblk_store_atomic():
- * up to two per page it stores.
+ * ftlblk_cached_page_unlocked() (rw.c's lock-free read). Storing a page
+ * costs O(1) amortized plus its program, and with the cache the
+ * write-backs it causes: the cached atomic unit it falls into (each unit
+ * is written back once, so the stores of a batch of k pages settle at
+ * most k + 2 x (FTLBLK_ATOMIC_MAX_PAGES - 1) pages) and one for room (a
+ * write-back frees at least one slot per page it writes, so k stores make
+ * room with at most k + FTLBLK_ATOMIC_MAX_PAGES - 1): about 3 k programs
+ * for a hold of k pages.
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>
@@ -210,7 +214,10 @@ static int settle_unit(struct ftlblk_shard *sh, u64 lpn,
  * @sh: shard, its lock held
  * @treq: the request charged with the flash work
  *
- * Return: 0 (also with an empty cache) or the FTL's error.
+ * An atomic unit is written back whole: up to FTLBLK_ATOMIC_MAX_PAGES.
+ *
+ * Return: the cached pages written back (0 with an empty cache), or the
+ * FTL's error (nothing written back then).
  */
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq)
 {
@@ -224,10 +231,11 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
 	n = cached_unit_of(sh, lpn, &first);
 	if (n) {
 		err = writeback_unit(sh, first, n, treq);
+		if (err)
+			return err;
 		/* Step past the ring slots it left, as a pop would. */
-		if (!err)
-			ftl_cache_oldest(&sh->cache, &lpn);
-		return err;
+		ftl_cache_oldest(&sh->cache, &lpn);
+		return n;
 	}
 	if (ftl_cache_is_handle(v))
 		err = ftlblk_program_page(sh, lpn, cached_class(sh, lpn),
@@ -239,7 +247,7 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
 	/* After the FTL has it: a reader without the lock finds one. */
 	ftl_cache_pop(&sh->cache);
 	sh->ctr.cache_writebacks++;
-	return 0;
+	return 1;
 }
 
 /**
@@ -252,19 +260,21 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
  *
  * An atomic unit shares one fate: written back whole or lost whole.
  *
- * Return: false if the cache is empty.
+ * Return: the cached pages written back or lost, 0 if the cache is empty.
  */
-bool ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
-		       struct ftl_timing_req *treq, u64 *lost)
+unsigned int ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
+			       struct ftl_timing_req *treq, u64 *lost)
 {
 	u64 lpn, first;
 	u32 v = ftl_cache_oldest(&sh->cache, &lpn);
 	unsigned int n, i;
+	int kept;
 
 	if (v == FTL_CACHE_NONE)
-		return false;
-	if (keep && !ftlblk_writeback_oldest(sh, treq))
-		return true;
+		return 0;
+	kept = keep ? ftlblk_writeback_oldest(sh, treq) : -1;
+	if (kept > 0)
+		return kept;
 	n = cached_unit_of(sh, lpn, &first);
 	if (!n) {
 		ftl_cache_pop(&sh->cache);
@@ -280,7 +290,7 @@ bool ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
 	}
 	sh->ctr.pages_lost_at_power_cut += n;
 	*lost += n;
-	return true;
+	return n;
 }
 
 /* Room for @lpn's entry: at most one write-back (the cache is full). */
@@ -290,7 +300,7 @@ static int make_room(struct ftlblk_shard *sh, u64 lpn,
 	if (ftl_cache_peek(&sh->cache, lpn) != FTL_CACHE_NONE ||
 	    !ftl_cache_full(&sh->cache))
 		return 0;
-	return ftlblk_writeback_oldest(sh, treq);
+	return min(ftlblk_writeback_oldest(sh, treq), 0);
 }
 
 /* Can the device take an update now? Under sh->lock. */
@@ -367,7 +377,7 @@ static int make_room_for(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
 		if (c->capacity - (c->tail - c->head) >= needed)
 			return 0;
 		err = ftlblk_writeback_oldest(sh, treq);
-		if (err)
+		if (err < 0)
 			return err;
 	}
 }

@@ -250,7 +250,7 @@ static ssize_t atomic_write_max_kib_show(struct device *d,
 {
 	struct ftlblk_dev *dev = to_ftlblk(d);
 
-	return emit_u64(buf, ((u64)dev->atomic_pages << dev->page_shift) >> 10);
+	return emit_u64(buf, ftlblk_atomic_bytes(&dev->cfg) >> 10);
 }
 static DEVICE_ATTR_RO(atomic_write_max_kib);
 

@@ -37,22 +37,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# power_fails NAME ATTR=VALUE...: a new device with these that must not
-# power on; prints the errno name, then the kernel's line about it.
-power_fails() {
-	_n=$1
-	shift
-	mkdir "$CFS/$_n" || return 1
-	for _kv; do echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1; done
-	_lines=$(dmesg | wc -l)
-	if echo 1 2>/dev/null > "$CFS/$_n/power"; then
-		echo "powered on"
-	else
-		echo "refused"
-	fi
-	dmesg | tail -n +$((_lines + 1)) | grep -o 'invalid [a-z_]* .*' | head -n 1
-	rmdir "$CFS/$_n"
-}
 # classes DEV: class_stats without the classes that wrote nothing.
 classes() { awk '$2 || $3 { printf "%s:%s:%s ", $1, $2, $3 }' "/sys/block/$1/ftl/class_stats"; }
 # mixed DEV SPLIT PPB: erase blocks holding logical pages both below and

@@ -3,16 +3,18 @@
 # STATX_WRITE_ATOMIC): all of a write or none of it, whatever cuts it.
 #  - atomic_write_max_kib: a bad value fails with EINVAL and one line; the
 #    limits reach sysfs (queue/atomic_write_*) and statx, capped at 16
-#    flash pages and at the largest power of two dividing a shard's stripe
-#    (the boundary);
+#    flash pages and at the largest power of two dividing a shard's stripe;
+#    the boundary is the maximum itself (merged atomic writes stay in one
+#    aligned window: one stripe, one lock hold), also below a flash page;
 #  - RWF_ATOMIC refusals: misaligned, not a power of two, over the max
 #    (EINVAL), a device without atomic writes (EOPNOTSUPP);
 #  - power cuts under 64 KiB atomic writers, random mode: with the cache
 #    (as large as the device, and 1 MiB: write-backs), without it, FUA,
 #    flushes racing, GC under program failures: 0 torn units after each
-#    cut, also with 64, 32 and 4 KiB atomic writes inside each other (a
-#    cached unit overwritten in part); the control, plain writes with the
-#    cache in random mode, tears
+#    cut, also with 64, 32 and 4 KiB atomic writes inside each other and
+#    4 KiB plain and FUA writes and discards into them (cached units
+#    overwritten, written through and discarded in part); the control,
+#    plain writes with the cache in random mode, tears
 #    (so the check can fail);
 #  - the device's trace marks atomic writes, and ftlsim replays it to the
 #    module's counters.
@@ -23,7 +25,7 @@
 need_module ftlblk
 need_cmd atomicio ftlsim blockdev
 if kernel_at_least 6.11; then
-	plan 30
+	plan 31
 else
 	plan 6
 fi
@@ -37,22 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# power_fails NAME ATTR=VALUE...: as in 54-placement.sh.
-power_fails() {
-	_n=$1
-	shift
-	mkdir "$CFS/$_n" || return 1
-	for _kv; do echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1; done
-	_lines=$(dmesg | wc -l)
-	if echo 1 2>/dev/null > "$CFS/$_n/power"; then
-		echo "powered on"
-		echo 0 > "$CFS/$_n/power"
-	else
-		echo "refused"
-	fi
-	dmesg | tail -n +$((_lines + 1)) | grep -o 'invalid [a-z_]* .*' | head -n 1
-	rmdir "$CFS/$_n"
-}
 q() { cat "/sys/block/$1/queue/$2"; }
 off() { echo 0 > "$CFS/$1/power" && rmdir "$CFS/$1"; }
 limits() { echo "$(q "$1" atomic_write_max_bytes) $(q "$1" atomic_write_unit_min_bytes) $(q "$1" atomic_write_unit_max_bytes) $(q "$1" atomic_write_boundary_bytes)"; }
@@ -87,8 +73,8 @@ is "$(power_fails at0 size=8 blocksize=4096 atomic_write_max_kib=2 | tr '\n' '|'
 
 # ---- limits ---------------------------------------------------------------
 D=$(mkdev at1 size=64)
-is "$(st "$D" atomic_write_max_kib) $(limits "$D")" "64 65536 512 65536 1048576" \
-	"64 KiB atomic writes of 512-byte units, within 1 MiB (256 pages of 4 KiB: the stripe)"
+is "$(st "$D" atomic_write_max_kib) $(limits "$D")" "64 65536 512 65536 65536" \
+	"64 KiB atomic writes of 512-byte units, never across a 64 KiB boundary"
 is "$(atomicio statx "/dev/$D")" "1 512 65536 1" "statx: STATX_WRITE_ATOMIC, unit 512..65536, 1 segment"
 is "$(atomicio write "/dev/$D" 4096 8192 atomic)" "EINVAL" "RWF_ATOMIC at an offset not aligned to its length: EINVAL"
 is "$(atomicio write "/dev/$D" 0 12288 atomic)" "EINVAL" "RWF_ATOMIC of 12 KiB (no power of two): EINVAL"
@@ -103,8 +89,12 @@ is "$(st "$D" atomic_write_max_kib) $(limits "$D")" "16 16384 512 16384 16384" \
 	"12 pages a block: capped at 4 pages, the largest power of two dividing the stripe"
 off at1
 D=$(mkdev at1 size=64 page_size=16384 pages_per_block=32 blocksize=4096 atomic_write_max_kib=1024)
-is "$(st "$D" atomic_write_max_kib) $(limits "$D")" "256 262144 4096 262144 524288" \
+is "$(st "$D" atomic_write_max_kib) $(limits "$D")" "256 262144 4096 262144 262144" \
 	"16 KiB pages: capped at 16 flash pages (one lock hold), units of one 4 KiB block"
+off at1
+D=$(mkdev at1 size=8 pages_per_block=16 atomic_write_max_kib=1)
+is "$(st "$D" atomic_write_max_kib) $(limits "$D") $(atomicio write "/dev/$D" 1024 1024 atomic)" \
+	"1 1024 512 1024 1024 ok" "atomic_write_max_kib=1, below a 4 KiB page: 1 KiB atomic writes served"
 off at1
 D=$(mkdev at1 size=8 pages_per_block=16 atomic_write_max_kib=0)
 is "$(st "$D" atomic_write_max_kib) $(limits "$D") $(atomicio write "/dev/$D" 0 4096 atomic)" \
@@ -121,7 +111,7 @@ UNIT=65536
 cycle() {
 	_d=/dev/$(cat "$CFS/$1/index" | sed 's/^/ftlblk/')
 	echo 0 > "/sys/block/${_d#/dev/}/ftl/power_cut"
-	atomicio fill "$_d" 0 128 $UNIT > /dev/null || { echo fill-failed; return; }
+	[ "$(atomicio fill "$_d" 0 128 $UNIT)" = ok ] || { echo fill-failed; return; }
 	atomicio writer "$_d" 0 64 $UNIT "$2" 11 > /tmp/at.w1 &
 	_w1=$!
 	atomicio writer "$_d" 64 64 $UNIT "$2" 12 > /tmp/at.w2 &
@@ -137,10 +127,23 @@ cycle() {
 	[ -n "$_f" ] && { kill $_f; wait $_f 2>/dev/null; }
 	echo 0 > "/sys/block/${_d#/dev/}/ftl/power_cut"
 	diag "$1 $2: writers $(cat /tmp/at.w1) / $(cat /tmp/at.w2)" >&2
-	atomicio check "$_d" 0 128 $UNIT | awk '{ print $2 }'
+	# both writers wrote, and the power cut stopped them (EIO)
+	if ! awk '$1 > 0 && $2 == "EIO" { n++ } END { exit n != 2 }' /tmp/at.w1 /tmp/at.w2; then
+		echo writers-failed
+		return
+	fi
+	atomicio check "$_d" 0 128 $UNIT | awk '$1 == 128 { print $2; exit } { print "check-failed" }'
 }
-# cuts NAME MODE [flusher]: two cycles, their torn units summed.
-cuts() { echo $(( $(cycle "$@") + $(cycle "$@") )); }
+# cuts NAME MODE [flusher]: two cycles, their torn units summed; a cycle
+# that checked nothing makes it a word, never a number.
+cuts() {
+	_a=$(cycle "$@")
+	_b=$(cycle "$@")
+	case "$_a$_b" in
+	''|*[!0-9]*) echo "$_a/$_b" ;;
+	*) echo $((_a + _b)) ;;
+	esac
+}
 run_config() {	# LABEL NAME MODE FLUSHER ATTR=VALUE...
 	_l=$1 _n=$2 _m=$3 _fl=$4
 	shift 4
@@ -158,7 +161,7 @@ run_config "1 MiB cache (write-backs of units)" at2 atomic "" write_cache=1 cach
 run_config "no cache" at2 atomic "" write_cache=0
 run_config "FUA writes with the cache" at2 atomic-fua "" write_cache=1
 run_config "flushes racing, 1 MiB cache" at2 atomic flush write_cache=1 cache_mib=1
-run_config "64, 32 and 4 KiB atomic writes inside each other, cache as large as the device" \
+run_config "64, 32, 4 KiB atomic, 4 KiB plain, FUA and discards inside each other, full cache" \
 	at2 atomic-mixed "" write_cache=1
 run_config "GC at 10 % op with program failures" at2 atomic "" write_cache=1 cache_mib=1 \
 	op_percent=10 program_fail_ppm=100

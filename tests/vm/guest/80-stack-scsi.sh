@@ -30,7 +30,7 @@
 . /tests/conform-lib.sh
 need_module ftlblk target_core_mod target_core_iblock tcm_loop sd_mod
 need_cmd blkdiscard fstrim mkfs.ext4 dumpe2fs e2fsck
-if kernel_at_least 6.19; then plan 46; else plan 72; fi
+if kernel_at_least 6.19; then plan 45; else plan 72; fi
 
 T=/sys/kernel/config/target
 WWN=naa.5001405f7b800001
@@ -135,7 +135,9 @@ unmap() {
 ok "modprobe ftlblk nr_devices=0" modprobe ftlblk nr_devices=0
 cdev_ok "device a: 16 MiB, 512-byte blocks" a size=16 pages_per_block=64
 A=$CDEV
-cdev_ok "device b: 16 MiB, 4096-byte blocks" b size=16 blocksize=4096 pages_per_block=64
+# b without atomic writes: from 6.19 LIO's page then lacks the UNMAP limits
+cdev_ok "device b: 16 MiB, 4096-byte blocks, no atomic writes" b size=16 blocksize=4096 \
+	pages_per_block=64 atomic_write_max_kib=0
 B=$CDEV
 cdev_ok "device c: 16 MiB" c size=16 pages_per_block=64
 C=$CDEV
@@ -174,11 +176,17 @@ is "$(cat "/sys/block/$S0/size")" "$(cat "/sys/block/$A/size")" "$S0: the size o
 # page length 40 unless the atomic fields follow), and sd takes the UNMAP
 # limits only from a page of 64 bytes or more: it sees LBPU but no maximum
 # UNMAP count, disables discard, and no discard reaches ftlblk through the
-# LUN. Before 6.19 the page is 64 bytes and every UNMAP arrives exactly.
+# LUN (lun 1: device b has no atomic writes). A backstore with atomic
+# writes (lun 0: device a, 64 KiB by default) gets the whole page, and
+# every UNMAP arrives exactly, as before 6.19 for every backstore.
 if kernel_at_least 6.19; then
-	for l in 0 1; do
-		eval "S=\$S$l"
-		[ $l = 0 ] && F=$A || F=$B
+	is "$(od -An -tu1 -j3 -N1 "/sys/block/$S0/device/vpd_pgb0" | tr -d ' ') $(pmode "$S0")" "60 unmap" \
+		"$S0: LIO's Block Limits VPD page length 60 (with $A's atomic write fields), provisioning_mode unmap"
+	ok "fill $S0 with random data" sh -c \
+		"dd if=/dev/urandom of=/tmp/sc.ref0 bs=1M count=16 2>/dev/null && dd if=/tmp/sc.ref0 of=/dev/$S0 bs=1M oflag=direct 2>/dev/null"
+	unmap "lun 0 300 KiB" "$S0" "$A" /tmp/sc.ref0 $((100 << 10)) $((300 << 10)) "$(attr 0 max_unmap_lba_count)"
+	for l in 1; do
+		S=$S1 F=$B
 		is "$(od -An -tu1 -j3 -N1 "/sys/block/$S/device/vpd_pgb0" | tr -d ' ')" 40 \
 			"$S: LIO's Block Limits VPD page length 40 (44 bytes, no atomic fields)"
 		is "$(pmode "$S")" disabled "$S: sd sets provisioning_mode disabled (no UNMAP limits read)"

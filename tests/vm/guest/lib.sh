@@ -160,6 +160,25 @@ mkdev() {
 	echo "ftlblk$(cat "$CFS/$_n/index")"
 }
 
+# power_fails NAME ATTR=VALUE...: a new configfs device with these, which
+# must not power on; prints "refused" (or "powered on", then powers it
+# off), then the kernel's "invalid ..." line about it, and removes it.
+power_fails() {
+	mkdir "$CFS/$1" || return 1
+	_n=$1
+	shift
+	for _kv; do echo "${_kv#*=}" > "$CFS/$_n/${_kv%%=*}" || return 1; done
+	_lines=$(dmesg | wc -l)
+	if echo 1 2>/dev/null > "$CFS/$_n/power"; then
+		echo "powered on"
+		echo 0 > "$CFS/$_n/power"
+	else
+		echo "refused"
+	fi
+	dmesg | tail -n +$((_lines + 1)) | grep -o 'invalid [a-z_]* .*' | head -n 1
+	rmdir "$CFS/$_n"
+}
+
 # snap DEV: remember DEV's counters named in $KEYS; deltas DEV: their
 # changes since, as "name=delta ..." (snap assigns _b_<name> through eval).
 snap() { for _k in $KEYS; do eval "_b_$_k=\$(st $1 $_k)"; done; }

@@ -17,13 +17,16 @@
  *	writer's SEED). MODE: atomic (RWF_ATOMIC), plain, atomic-fua
  *	(RWF_ATOMIC | RWF_DSYNC: REQ_FUA), or atomic-mixed: atomic writes of
  *	a whole unit, half a unit or a 16th, each aligned to its length, so
- *	that smaller ones land inside larger ones. Prints "WRITES ERRNO-NAME"
+ *	that smaller ones land inside larger ones, and among them 4 KiB
+ *	plain writes, 4 KiB FUA writes and 4 KiB discards (BLKDISCARD) into
+ *	the same units. Prints "WRITES ERRNO-NAME"
  *   atomicio check DEVICE FIRST UNITS UNIT_BYTES
  *	reads the units and prints "UNITS TORN". A unit is torn when a write
  *	is there in part: a sector stamped by write N of length L is found
  *	in an aligned window of L bytes holding a sector older than N (one
- *	writer per unit: its numbers are its order). Of an atomic write, all
- *	or nothing must be there, less what later writes replaced
+ *	writer per unit: its numbers are its order; a sector of zeroes, a
+ *	discard's, may be of any age). Of an atomic write, all or nothing
+ *	must be there, less what later writes replaced
  *   atomicio fill DEVICE FIRST UNITS UNIT_BYTES
  *	writes every unit once with stamp 0 (plain writes), then fsync
  */
@@ -36,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -218,14 +223,30 @@ static int do_writer(int argc, char **argv)
 		count = strtoull(argv[8], NULL, 0);
 	x = s.seed * 0x9e3779b97f4a7c15ULL + 1;
 	while (writes < count) {
+		int kind = mixed ? (int)(rnd(&x) % 10) : 0, fl = flags;
+		uint64_t range[2];
+
 		unit = u.first + rnd(&x) % u.nr;
 		s.len = u.bytes;
 		if (mixed && u.bytes % (16 * SECTOR) == 0)
 			s.len = u.bytes >> (rnd(&x) % 3 == 2 ? 4 : rnd(&x) % 2);
+		if (kind >= 6) {	/* a 4 KiB plain, FUA write or discard */
+			s.len = 4096;
+			fl = kind == 6 || kind == 7 ? 0 : RWF_DSYNC;
+		}
 		off = unit * u.bytes + rnd(&x) % (u.bytes / s.len) * s.len;
 		s.seq = ++writes;
+		if (kind == 9) {
+			range[0] = off;
+			range[1] = s.len;
+			if (ioctl(u.fd, BLKDISCARD, range)) {
+				printf("%llu %s\n", writes - 1, errno_name(errno));
+				return 0;
+			}
+			continue;
+		}
 		stamp(u.buf, s.len, &s);
-		if (pwrite_flags(u.fd, u.buf, s.len, (off_t)off, flags) !=
+		if (pwrite_flags(u.fd, u.buf, s.len, (off_t)off, fl) !=
 		    (ssize_t)s.len) {
 			printf("%llu %s\n", writes - 1, errno_name(errno));
 			return 0;
@@ -244,14 +265,18 @@ static bool torn_unit(const char *buf, size_t bytes)
 	struct stamp s, o;
 	size_t at, w;
 
+	static const char zero[SECTOR];
+
 	for (at = 0; at < bytes; at += SECTOR) {
+		if (!memcmp(buf + at, zero, SECTOR))
+			continue;	/* discarded */
 		memcpy(&s, buf + at, sizeof(s));
 		if (!s.len || s.len > bytes || s.len % SECTOR)
 			return true;	/* no stamp of ours */
 		for (w = at - at % s.len; w < at - at % s.len + s.len;
 		     w += SECTOR) {
 			memcpy(&o, buf + w, sizeof(o));
-			if (o.seq < s.seq)
+			if (o.seq < s.seq && memcmp(buf + w, zero, SECTOR))
 				return true;
 		}
 	}
