@@ -173,6 +173,8 @@ ok "remove device api" cdev_remove api
 ok "rmmod ftlblk" modprobe -r ftlblk
 slab3=$(slab_bios)
 diag "bio/biovec slab objects: after the first burst $slab0, at end $slab3"
-ok "bio slabs back to their level after the whole test (+$((slab3 - slab0)))" test $((slab3 - slab0)) -le $SLAB_NOISE
+# Over the whole test, on 7.2 the other CPU's caches fill too (+13 seen):
+# 32 is still below a leak of one bio per request of either burst (+63).
+ok "bio slabs back to their level after the whole test (+$((slab3 - slab0)))" test $((slab3 - slab0)) -le 32
 check_dmesg
 done_testing
