@@ -8,7 +8,8 @@
 #    aligned window: one stripe, one lock hold), also below a flash page;
 #  - RWF_ATOMIC refusals: misaligned, not a power of two, over the max
 #    (EINVAL), a device without atomic writes (EOPNOTSUPP);
-#  - power cuts under 64 KiB atomic writers, random mode: with the cache
+#  - power cuts under 64 KiB atomic writers, random mode (and once all):
+#    with the cache
 #    (as large as the device, and 1 MiB: write-backs), without it, FUA,
 #    flushes racing, GC under program failures: 0 torn units after each
 #    cut, also with 64, 32 and 4 KiB atomic writes inside each other and
@@ -25,7 +26,7 @@
 need_module ftlblk
 need_cmd atomicio ftlsim blkop
 if kernel_at_least 6.11; then
-	plan 31
+	plan 32
 else
 	plan 6
 fi
@@ -161,6 +162,7 @@ run_config() {	# LABEL NAME MODE FLUSHER ATTR=VALUE...
 TOTAL_CUTS=0 LOST=0 SERVED=0
 run_config "cache as large as the device" at2 atomic "" write_cache=1
 run_config "1 MiB cache (write-backs of units)" at2 atomic "" write_cache=1 cache_mib=1
+run_config "power_cut_mode all, 1 MiB cache" at2 atomic "" write_cache=1 cache_mib=1 power_cut_mode=all
 run_config "no cache" at2 atomic "" write_cache=0
 run_config "FUA writes with the cache" at2 atomic-fua "" write_cache=1
 run_config "flushes racing, 1 MiB cache" at2 atomic flush write_cache=1 cache_mib=1
@@ -170,7 +172,7 @@ run_config "64, 32, 4 KiB atomic, 4 KiB plain, FUA and discards inside each othe
 # of the 52 spare ones, and the device lives through both cycles)
 run_config "GC at 20 % op with program failures" at2 atomic "" write_cache=1 cache_mib=1 \
 	op_percent=20 program_fail_ppm=20
-is "$TOTAL_CUTS" 14 "14 power cuts in random mode"
+is "$TOTAL_CUTS" 16 "16 power cuts, 14 of them in random mode"
 ok "atomic writes were served ($SERVED) and cuts dropped some whole ($LOST)" \
 	test "$SERVED" -gt 0 -a "$LOST" -gt 0
 # The control: the same writers without RWF_ATOMIC tear.
