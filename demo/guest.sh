@@ -53,9 +53,9 @@ SIZE=${SIZE:-128} OP=${OP:-7} POLICY=${POLICY:-greedy} WRITES=${WRITES:-4}
 FILL=${FILL:-80} SEED=${SEED:-1} FSTRIM_EVERY=${FSTRIM_EVERY:-0.5}
 TIMING=${TIMING:-1} READS=${READS:-0} FILL_OF=${FILL_OF:-fs} IDLE=${IDLE:-0}
 STEADY=${STEADY:-0}
-# STEADY=1: stop at the first pass within 5 % of the one before
-steady_args=()
-[ "$STEADY" = 1 ] && steady_args=(-P 5)
+# STEADY=1: stop at the first pass within 5 % of the one before (-P 0: off)
+steady_pct=0
+[ "$STEADY" = 1 ] && steady_pct=5
 REGIMES=${REGIMES:-vfat-nodiscard vfat-discard vfat-fstrim}
 MNT=/mnt/demo
 DEV=/dev/ftlblk0
@@ -207,7 +207,7 @@ regime() {
 	t0=$(date +%s)
 	demo-workload -s "$SEED" -f "$FILL" -b "$FILL_OF" -w "$WRITES" -t "$trim" -r "$READS" \
 		-d "$DEV" -S "$STAT" -o "/out/$name.csv" -n 400 -R /tmp/workload.sum \
-		"${steady_args[@]}" \
+		-P "$steady_pct" \
 		-l "$name" "$MNT" ||
 		fail "$name: workload"
 	for c in discard_requests pages_discarded valid_pages_discarded valid_pages; do

@@ -69,9 +69,16 @@ END {
 		} else if (sum[fsn] != v[r, "ops_checksum"])
 			bad[fsn] = 1
 	}
+	for (r = 1; r <= n; r++)
+		if (v[r, "passes"] != "")
+			printf "%s: steady state (STEADY=1) after %s passes, WAF per pass %s%s\n",
+				v[r, "regime"], v[r, "passes"], v[r, "pass_wafs"],
+				(v[r, "steady_reached"] == 1 ? "" : " (NOT STEADY: the WRITES limit)")
 	for (i = 1; i <= nf; i++) {
 		fsn = order[i]
-		if (bad[fsn])
+		if (bad[fsn] && v[1, "passes"] != "")
+			printf "%s: the regimes ran the same file operations, each cut short at its steady pass\n", fsn
+		else if (bad[fsn])
 			printf "%s: WARNING: the regimes ran different file operations (ops checksums differ)\n", fsn
 		else
 			printf "%s: every regime ran the same %s file creates and their deletes (ops checksum %s)\n",
