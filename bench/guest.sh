@@ -10,7 +10,9 @@
 # ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults,
 # so timing=0: RAM speed), the peers as their documentation sets up a RAM
 # disk of the same size. A second part runs a timing=1 device and compares
-# fio with ftlsim --timing's prediction for the same workload.
+# fio with ftlsim --timing's prediction for the same workload; the part
+# "placement" measures WAF of a hinted hot/cold mix per GC policy and
+# placement, beside ftlsim.
 # BENCH_SHARDS=N adds ftlblk1, the same device with shards=N (configfs),
 # to every job but the timed ones, for sharding's cost and gain in the
 # same boot.

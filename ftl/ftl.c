@@ -10,7 +10,8 @@
  * caller keeps it instead, as NAND keeps the lpn in a page's spare area).
  * A host write programs the next page of its placement class's open block
  * (its write frontier) and
- * invalidates the old copy; a discard or unmap invalidates without
+ * invalidates the old copy (ftl_write_atomic() programs all of its pages
+ * first and maps them together); a discard or unmap invalidates without
  * programming; a read only looks up. Every change of a page's data is told
  * to the caller through struct ftl_ops (release, move).
  *
