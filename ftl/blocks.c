@@ -70,6 +70,19 @@ static void blist_del(struct ftl_list *list, struct ftl_link *links, u32 b)
 	list->len--;
 }
 
+/*
+ * Block @b, closed, joins the bucket of its valid count. Victim picks scan
+ * the buckets up from bucket_low; only an addition can lower it.
+ */
+static void bucket_add(struct ftl *ftl, u32 b)
+{
+	u32 valid = ftl->blocks[b].valid;
+
+	blist_add_tail(&ftl->buckets[valid], ftl->bucket_links, b);
+	if (valid < ftl->bucket_low)
+		ftl->bucket_low = valid;
+}
+
 static void heap_place(struct ftl *ftl, struct ftl_heap *heap, u32 pos, u32 b)
 {
 	heap->slots[pos] = b;
@@ -159,8 +172,7 @@ static u32 free_most_worn(const struct ftl *ftl)
 void ftl_closed_insert(struct ftl *ftl, u32 b)
 {
 	ftl->blocks[b].state = FTL_BLOCK_CLOSED;
-	blist_add_tail(&ftl->buckets[ftl->blocks[b].valid],
-		       ftl->bucket_links, b);
+	bucket_add(ftl, b);
 	blist_add_tail(&ftl->closed, ftl->closed_links, b);
 	heap_push(ftl, &ftl->worn, b);
 }
@@ -262,21 +274,6 @@ void ftl_retire_block(struct ftl *ftl, u32 b)
 		enter_read_only(ftl, FTL_READ_ONLY_WORN_OUT);
 }
 
-void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn)
-{
-	if (ftl->p2l)
-		ftl->p2l[ppn] = lpn;
-}
-
-/* @ppn's data is superseded: it stays in the page, stale, until erased. */
-void ftl_mark_stale(struct ftl *ftl, u32 ppn)
-{
-	if (ftl->p2l)
-		ftl->p2l[ppn] |= FTL_STALE;
-	ftl->blocks[ppn_block(ftl, ppn)].stale++;
-	ftl->stale_pages++;
-}
-
 /*
  * The physical page no longer holds the current copy of its logical page.
  * A closed block moves to the tail of the next lower valid-count bucket,
@@ -295,7 +292,7 @@ void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn)
 	blk->valid--;
 	if (closed) {
 		blk->changed_at = ftl->now;
-		blist_add_tail(&ftl->buckets[blk->valid], ftl->bucket_links, b);
+		bucket_add(ftl, b);
 	}
 }
 
@@ -326,22 +323,15 @@ void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn)
 	ftl->open[frontier] = b;
 }
 
-bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier)
-{
-	u32 b = ftl->open[frontier];
-
-	return b != FTL_NONE &&
-	       ftl->blocks[b].write_ptr < ftl->geo.pages_per_block;
-}
-
 /*
- * Roll the dice for the next program of @frontier's open block. A failed
+ * The dice for the next program of @frontier's open block, rolled when
+ * flash can fail (ftl_program_fails()). A failed
  * program leaves the page unusable, and the block is not trusted with
  * another: it stops taking writes (the rest of its pages are skipped) and
  * waits, still readable, until GC has relocated its valid pages and
  * retires it. The caller programs the data elsewhere.
  */
-bool ftl_program_fails(struct ftl *ftl, u32 frontier)
+bool ftl_program_fault(struct ftl *ftl, u32 frontier)
 {
 	u32 b = ftl->open[frontier];
 
@@ -355,45 +345,16 @@ bool ftl_program_fails(struct ftl *ftl, u32 frontier)
 	return true;
 }
 
-/* Pages a frontier's open block can still take, 0 without one. */
-u32 ftl_frontier_room(const struct ftl *ftl, u32 frontier)
-{
-	u32 b = ftl->open[frontier];
-
-	return b == FTL_NONE ? 0 :
-	       ftl->geo.pages_per_block - ftl->blocks[b].write_ptr;
-}
-
 /*
- * Program the next page of a frontier's open block, not yet mapped: it
- * holds no logical page's data until ftl_map_programmed() (an atomic
- * write maps its pages together, or none).
+ * The reverse map of an erased block's @n programmed pages, @p2l on: a loop
+ * on locals, which the compiler turns into a fill.
  */
-u32 ftl_program_next(struct ftl *ftl, u32 frontier)
+static void forget_pages(u32 *p2l, u32 n)
 {
-	u32 b = ftl->open[frontier];
-	u32 ppn = b * ftl->geo.pages_per_block + ftl->blocks[b].write_ptr++;
+	u32 i;
 
-	ftl->now++;
-	ftl->counters.nand_pages_written++;
-	return ppn;
-}
-
-/* @ppn, just programmed, becomes @lpn's current copy. */
-void ftl_map_programmed(struct ftl *ftl, u32 ppn, u32 lpn)
-{
-	ftl_set_recorded_lpn(ftl, ppn, lpn);
-	FTL_WRITE_ONCE(ftl->l2p[lpn], ppn);
-	ftl->blocks[ppn_block(ftl, ppn)].valid++;
-}
-
-/* Program the next page of a frontier's open block with @lpn. */
-u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn)
-{
-	u32 ppn = ftl_program_next(ftl, frontier);
-
-	ftl_map_programmed(ftl, ppn, lpn);
-	return ppn;
+	for (i = 0; i < n; i++)
+		p2l[i] = FTL_UNMAPPED;
 }
 
 /*
@@ -410,7 +371,6 @@ static bool erase_fails(struct ftl *ftl, const struct ftl_block *blk)
 void ftl_erase_block(struct ftl *ftl, u32 b)
 {
 	struct ftl_block *blk = &ftl->blocks[b];
-	u32 i;
 
 	/* Erasing would destroy mapped data: keep the block, stop writing. */
 	if (ftl_broken(ftl, blk->valid != 0)) {
@@ -423,8 +383,9 @@ void ftl_erase_block(struct ftl *ftl, u32 b)
 		return;
 	}
 	/* The stale pages' data is gone with the erase. */
-	for (i = 0; ftl->p2l && i < blk->write_ptr; i++)
-		ftl->p2l[b * ftl->geo.pages_per_block + i] = FTL_UNMAPPED;
+	if (ftl->p2l)
+		forget_pages(ftl->p2l + b * ftl->geo.pages_per_block,
+			     blk->write_ptr);
 	ftl->stale_pages -= blk->stale;
 	blk->stale = 0;
 	blk->erase_count++;

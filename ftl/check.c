@@ -291,6 +291,10 @@ static int check_blocks(const struct ftl *ftl)
 		if (err)
 			return err;
 		bucketed += ftl->buckets[i].len;
+		if (!FTL_INVARIANT(i >= ftl->bucket_low || !ftl->buckets[i].len,
+				   "bucket %u holds a block, below bucket_low %u",
+				   i, ftl->bucket_low))
+			return -EIO;
 	}
 	if (!FTL_INVARIANT(bucketed == c.by_state[FTL_BLOCK_CLOSED],
 			   "%u closed blocks, %llu in buckets",

@@ -59,6 +59,18 @@ static int prepare_host_page(struct ftl *ftl, u32 cls)
 	return 0;
 }
 
+/* log2(@n) for a power of two, else FTL_NO_SHIFT. */
+static u32 pow2_shift(u32 n)
+{
+	u32 shift = 0;
+
+	if (!n || (n & (n - 1)))
+		return FTL_NO_SHIFT;
+	while ((1u << shift) < n)
+		shift++;
+	return shift;
+}
+
 void ftl_config_init(struct ftl_config *cfg, u64 logical_pages)
 {
 	*cfg = (struct ftl_config) {
@@ -180,6 +192,7 @@ struct ftl *ftl_create(const struct ftl_config *cfg, const struct ftl_ops *ops,
 		return NULL;
 	ftl->cfg = *cfg;
 	ftl->geo = geo;
+	ftl->ppb_shift = pow2_shift(geo.pages_per_block);
 	ftl->ops = ops;
 	ftl->ctx = ctx;
 	ftl->metadata_bytes = sizeof(*ftl);
@@ -258,6 +271,24 @@ void ftl_destroy(struct ftl *ftl)
 int ftl_write(struct ftl *ftl, u64 lpn, u32 *ppn)
 {
 	return ftl_write_class(ftl, lpn, 0, ppn);
+}
+
+void ftl_prefetch_write(const struct ftl *ftl, u64 lpn, bool deep)
+{
+	u32 ppn;
+
+	if (lpn >= ftl->geo.logical_pages)
+		return;
+	if (!deep) {
+		ftl_prefetch(&ftl->l2p[lpn]);
+		return;
+	}
+	ppn = FTL_READ_ONCE(ftl->l2p[lpn]);
+	if (ppn == FTL_UNMAPPED)
+		return;
+	if (ftl->p2l)
+		ftl_prefetch(&ftl->p2l[ppn]);
+	ftl_prefetch(&ftl->blocks[ppn_block(ftl, ppn)]);
 }
 
 /*

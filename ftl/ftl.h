@@ -404,6 +404,21 @@ void ftl_get_class_stats(const struct ftl *ftl, u32 cls,
 			 struct ftl_class_stats *out);
 
 /**
+ * ftl_prefetch_write() - start loading what a write of @lpn will touch
+ * @ftl: the FTL
+ * @lpn: logical page; nothing for one past the logical capacity
+ * @deep: also the reverse-map entry and the block of @lpn's current copy,
+ *	which reads @lpn's map entry: for a second call, after a first one
+ *	without @deep has had time to bring that entry in
+ *
+ * A hint for a caller that knows its next writes some way ahead (ftlsim's
+ * synthetic workloads): a write's first two memory accesses depend on
+ * each other and on the write before, so without it each one waits. It
+ * changes nothing; the write reads the map again.
+ */
+void ftl_prefetch_write(const struct ftl *ftl, u64 lpn, bool deep);
+
+/**
  * ftl_read() - look a logical page up
  * @ftl: the FTL
  * @lpn: logical page read

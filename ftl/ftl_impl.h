@@ -84,9 +84,13 @@ struct ftl_block {
 	u32 stale;
 };
 
+/* ftl.ppb_shift when pages_per_block is not a power of two */
+#define FTL_NO_SHIFT		U32_MAX
+
 struct ftl {
 	struct ftl_config cfg;
 	struct ftl_geometry geo;
+	u32 ppb_shift;			/* log2(pages_per_block) or FTL_NO_SHIFT */
 	const struct ftl_ops *ops;
 	void *ctx;
 
@@ -98,6 +102,8 @@ struct ftl {
 	/* closed blocks by valid count: buckets[0 .. pages_per_block] */
 	struct ftl_list *buckets;
 	struct ftl_link *bucket_links;
+	/* no bucket below it holds a block: where victim picks start */
+	u32 bucket_low;
 	/* closed blocks, oldest first; failing blocks on their own list */
 	struct ftl_list closed;
 	struct ftl_list failing;
@@ -140,8 +146,14 @@ static inline u32 heap_min_count(const struct ftl *ftl,
 	return heap->nr ? ftl->blocks[heap->slots[0]].erase_count : U32_MAX;
 }
 
+/*
+ * The block of a physical page: a shift when pages_per_block is a power of
+ * two (the common geometry), as every host write and relocation asks.
+ */
 static inline u32 ppn_block(const struct ftl *ftl, u32 ppn)
 {
+	if (ftl->ppb_shift != FTL_NO_SHIFT)
+		return ppn >> ftl->ppb_shift;
 	return ppn / ftl->geo.pages_per_block;
 }
 
@@ -208,19 +220,89 @@ bool ftl_broken(struct ftl *ftl, bool cond);
 int ftl_out_of_blocks(struct ftl *ftl);
 void ftl_retire_block(struct ftl *ftl, u32 b);
 /* blocks.c: pages, open blocks, programs and erases */
-void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn);
-void ftl_mark_stale(struct ftl *ftl, u32 ppn);
 void ftl_invalidate_ppn(struct ftl *ftl, u32 ppn);
 void ftl_close_open_block(struct ftl *ftl, u32 frontier);
 void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn);
-bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier);
-bool ftl_program_fails(struct ftl *ftl, u32 frontier);
-u32 ftl_frontier_room(const struct ftl *ftl, u32 frontier);
+bool ftl_program_fault(struct ftl *ftl, u32 frontier);
 void ftl_close_block(struct ftl *ftl, u32 b);
-u32 ftl_program_next(struct ftl *ftl, u32 frontier);
-void ftl_map_programmed(struct ftl *ftl, u32 ppn, u32 lpn);
-u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn);
 void ftl_erase_block(struct ftl *ftl, u32 b);
+
+/*
+ * Programming pages: inline, as every host write and every relocation
+ * runs them (a call each costs as much as their work).
+ */
+static inline void ftl_set_recorded_lpn(struct ftl *ftl, u32 ppn, u32 lpn)
+{
+	if (ftl->p2l)
+		ftl->p2l[ppn] = lpn;
+}
+
+/* @ppn's data is superseded: it stays in the page, stale, until erased. */
+static inline void ftl_mark_stale(struct ftl *ftl, u32 ppn)
+{
+	if (ftl->p2l)
+		ftl->p2l[ppn] |= FTL_STALE;
+	ftl->blocks[ppn_block(ftl, ppn)].stale++;
+	ftl->stale_pages++;
+}
+
+static inline bool ftl_frontier_has_room(const struct ftl *ftl, u32 frontier)
+{
+	u32 b = ftl->open[frontier];
+
+	return b != FTL_NONE &&
+	       ftl->blocks[b].write_ptr < ftl->geo.pages_per_block;
+}
+
+/* Pages a frontier's open block can still take, 0 without one. */
+static inline u32 ftl_frontier_room(const struct ftl *ftl, u32 frontier)
+{
+	u32 b = ftl->open[frontier];
+
+	return b == FTL_NONE ? 0 :
+	       ftl->geo.pages_per_block - ftl->blocks[b].write_ptr;
+}
+
+/*
+ * Whether the next program of @frontier's open block fails (then the block
+ * is failing and the frontier has none): the dice only when flash can fail.
+ */
+static inline bool ftl_program_fails(struct ftl *ftl, u32 frontier)
+{
+	return ftl->cfg.program_fail_ppm && ftl_program_fault(ftl, frontier);
+}
+
+/*
+ * Program the next page of a frontier's open block, not yet mapped: it
+ * holds no logical page's data until ftl_map_programmed() (an atomic
+ * write maps its pages together, or none).
+ */
+static inline u32 ftl_program_next(struct ftl *ftl, u32 frontier)
+{
+	u32 b = ftl->open[frontier];
+	u32 ppn = b * ftl->geo.pages_per_block + ftl->blocks[b].write_ptr++;
+
+	ftl->now++;
+	ftl->counters.nand_pages_written++;
+	return ppn;
+}
+
+/* @ppn, just programmed, becomes @lpn's current copy. */
+static inline void ftl_map_programmed(struct ftl *ftl, u32 ppn, u32 lpn)
+{
+	ftl_set_recorded_lpn(ftl, ppn, lpn);
+	FTL_WRITE_ONCE(ftl->l2p[lpn], ppn);
+	ftl->blocks[ppn_block(ftl, ppn)].valid++;
+}
+
+/* Program the next page of a frontier's open block with @lpn. */
+static inline u32 ftl_program_page(struct ftl *ftl, u32 frontier, u32 lpn)
+{
+	u32 ppn = ftl_program_next(ftl, frontier);
+
+	ftl_map_programmed(ftl, ppn, lpn);
+	return ppn;
+}
 
 /* gc.c */
 int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why);

@@ -36,13 +36,21 @@ static const char * const ftl_policy_names[FTL_GC_NR_POLICIES] = {
 	[FTL_GC_COST_BENEFIT] = "cost-benefit",
 };
 
-static u32 pick_greedy(const struct ftl *ftl)
+/*
+ * The fewest valid pages: the lowest non-empty bucket, found from
+ * bucket_low up (a victim holds about as many valid pages as the last
+ * one, so that is a step or two, not pages_per_block), which it raises
+ * to what it found.
+ */
+static u32 pick_greedy(struct ftl *ftl)
 {
 	u32 valid;
 
-	for (valid = 0; valid <= ftl->geo.pages_per_block; valid++)
-		if (ftl->buckets[valid].head != FTL_NONE)
+	for (valid = ftl->bucket_low; valid <= ftl->geo.pages_per_block; valid++)
+		if (ftl->buckets[valid].head != FTL_NONE) {
+			ftl->bucket_low = valid;
 			return ftl->buckets[valid].head;
+		}
 	return FTL_NONE;
 }
 
@@ -54,7 +62,7 @@ static u32 pick_greedy(const struct ftl *ftl)
  * discarded): data that has stopped dying is cold. Each bucket is ordered
  * by that time, so only the bucket heads compete: O(pages per block).
  */
-static u32 pick_cost_benefit(const struct ftl *ftl)
+static u32 pick_cost_benefit(struct ftl *ftl)
 {
 	u32 ppb = ftl->geo.pages_per_block;
 	u32 valid, best = FTL_NONE;
@@ -62,7 +70,9 @@ static u32 pick_cost_benefit(const struct ftl *ftl)
 
 	if (ftl->buckets[0].head != FTL_NONE)
 		return ftl->buckets[0].head;
-	for (valid = 1; valid < ppb; valid++) {
+	/* no bucket below bucket_low holds a block */
+	for (valid = ftl->bucket_low ? ftl->bucket_low : 1; valid < ppb;
+	     valid++) {
 		u32 b = ftl->buckets[valid].head;
 		u64 age, score;
 
@@ -79,7 +89,7 @@ static u32 pick_cost_benefit(const struct ftl *ftl)
 	return best != FTL_NONE ? best : ftl->buckets[ppb].head;
 }
 
-static u32 pick_victim(const struct ftl *ftl)
+static u32 pick_victim(struct ftl *ftl)
 {
 	switch (ftl->cfg.gc_policy) {
 	case FTL_GC_FIFO:
@@ -147,6 +157,98 @@ static void victim_restore(struct ftl *ftl, u32 b, bool failing)
 		ftl_closed_insert(ftl, b);
 }
 
+/* A run of relocations from a victim into one GC frontier's block. */
+struct relocation {
+	u32 *p2l;
+	u32 *l2p;
+	const u8 *lpn_class;	/* NULL with one class */
+	u32 frontier;
+	u32 from;		/* the victim's first page */
+	u32 to;			/* the next page to program */
+	u32 room;		/* pages the frontier's block can take */
+	u32 left;		/* valid pages left in the victim */
+	u32 moved;
+};
+
+/*
+ * Relocate from page @i of the victim on, while it has valid pages of the
+ * run's frontier and the frontier's block has room. Inline into two
+ * callers, with and without @move, so that the loop without a callback
+ * keeps everything in registers. Return: the first page not looked at.
+ */
+static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
+					  u32 ppb, const struct ftl *ftl,
+					  void (*move)(void *, u32, u32))
+{
+	for (; i < ppb && r->left && r->moved < r->room; i++) {
+		u32 lpn = r->p2l[r->from + i];
+
+		/* stale, or never programmed (FTL_UNMAPPED has the bit) */
+		if (lpn & FTL_STALE)
+			continue;
+		if (r->lpn_class &&
+		    FTL_FRONTIER_GC(r->lpn_class[lpn]) != r->frontier)
+			break;
+		r->p2l[r->from + i] = lpn | FTL_STALE;
+		r->p2l[r->to + r->moved] = lpn;
+		FTL_WRITE_ONCE(r->l2p[lpn], r->to + r->moved);
+		if (move)
+			move(ftl->ctx, r->from + i, r->to + r->moved);
+		r->moved++;
+		r->left--;
+	}
+	return i;
+}
+
+/*
+ * Relocate page @i of victim @b, valid and of GC frontier @f, which has
+ * room and has passed the dice; then, where the reverse map answers and
+ * flash cannot fail, the victim's next valid pages of @f while @f's block
+ * has room: most of a GC's pages, in one loop on locals (struct
+ * relocation: nothing in it reloads the maps or the counts after each
+ * store to a map) that settles the blocks' counts after it.
+ *
+ * Return: pages relocated; *@next receives the first page not looked at.
+ */
+static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 f, u32 *next)
+{
+	void (*move)(void *ctx, u32 from, u32 to) = ftl->ops ? ftl->ops->move :
+						      NULL;
+	u32 ppb = ftl->geo.pages_per_block;
+	struct ftl_block *victim = &ftl->blocks[b];
+	struct ftl_block *dest = &ftl->blocks[ftl->open[f]];
+	struct relocation r = {
+		.p2l = ftl->p2l, .l2p = ftl->l2p, .lpn_class = ftl->lpn_class,
+		.frontier = f, .from = b * ppb,
+		.to = ftl->open[f] * ppb + dest->write_ptr,
+		.room = ppb - dest->write_ptr, .left = victim->valid,
+	};
+
+	if (!r.p2l || ftl->cfg.program_fail_ppm) {
+		u32 lpn = ppn_owner(ftl, r.from + i);
+
+		ftl_mark_stale(ftl, r.from + i);
+		victim->valid--;
+		r.to = ftl_program_page(ftl, f, lpn);
+		if (move)
+			move(ftl->ctx, r.from + i, r.to);
+		*next = i + 1;
+		return 1;
+	}
+	if (move)
+		*next = relocate_pages(&r, i, ppb, ftl, move);
+	else
+		*next = relocate_pages(&r, i, ppb, ftl, NULL);
+	victim->valid = r.left;
+	victim->stale += r.moved;
+	ftl->stale_pages += r.moved;
+	dest->valid += r.moved;
+	dest->write_ptr += r.moved;
+	ftl->now += r.moved;
+	ftl->counters.nand_pages_written += r.moved;
+	return r.moved;
+}
+
 /*
  * Relocate every valid page of closed or failing block @b into the GC
  * frontier, then erase a closed block or retire a failing one. Relocations
@@ -158,7 +260,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 	struct ftl_block *blk = &ftl->blocks[b];
 	bool failing = blk->state == FTL_BLOCK_FAILING;
 	u32 ppb = ftl->geo.pages_per_block;
-	u32 first = b * ppb, i, relocated = 0;
+	u32 first = b * ppb, i = 0, relocated = 0;
 	int err;
 
 	if (failing)
@@ -166,11 +268,13 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 	else
 		ftl_closed_remove(ftl, b);
 	blk->state = FTL_BLOCK_VICTIM;
-	for (i = 0; i < ppb && blk->valid; i++) {
-		u32 from = first + i, lpn = ppn_owner(ftl, from), to, f;
+	while (i < ppb && blk->valid) {
+		u32 lpn = ppn_owner(ftl, first + i), f;
 
-		if (lpn == FTL_UNMAPPED)
+		if (lpn == FTL_UNMAPPED) {
+			i++;
 			continue;
+		}
 		f = gc_frontier(ftl, lpn);
 		/* Static wear leveling parks cold data on the most worn block. */
 		err = prepare_gc_page(ftl, f, why == FTL_COLLECT_WEAR_LEVELING);
@@ -179,12 +283,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 			victim_restore(ftl, b, failing);
 			return err;
 		}
-		ftl_mark_stale(ftl, from);
-		blk->valid--;
-		to = ftl_program_page(ftl, f, lpn);
-		if (ftl->ops && ftl->ops->move)
-			ftl->ops->move(ftl->ctx, from, to);
-		relocated++;
+		relocated += relocate_run(ftl, b, i, f, &i);
 	}
 	count_collection(ftl, relocated, why, true);
 	if (ftl->ops && ftl->ops->collected)

@@ -10,6 +10,7 @@
 #include <asm/barrier.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/prefetch.h>
 #include <linux/printk.h>
 
 /* ftl_create() runs in process context (configfs write, module init). */
@@ -18,6 +19,7 @@
 #define ftl_div_u64(a, b)	div64_u64(a, b)
 #define FTL_WARN_ON(cond)	WARN_ON_ONCE(cond)
 #define ftl_err(fmt, ...)	pr_err("ftl: " fmt "\n", ##__VA_ARGS__)
+#define ftl_prefetch(addr)	prefetchw(addr)
 #define FTL_READ_ONCE(x)	READ_ONCE(x)
 #define FTL_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 /*

@@ -55,6 +55,10 @@ void *ftl_port_zalloc(size_t bytes);
 	__ftl_bad;							\
 })
 
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
+#define ftl_prefetch(addr)	__builtin_prefetch(addr, 1)
 #define FTL_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define FTL_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define FTL_LOAD_ACQUIRE(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)

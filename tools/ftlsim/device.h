@@ -48,6 +48,15 @@ static inline int simdev_write(struct simdev *d, u64 lpn, u32 *ppn)
 	return err;
 }
 
+/* ftl_prefetch_write() in the page's shard. */
+static inline void simdev_prefetch_write(struct simdev *d, u64 lpn, bool deep)
+{
+	u64 local;
+	u32 i = ftl_shard_of(&d->dealing, lpn, &local);
+
+	ftl_prefetch_write(d->shard[i], local, deep);
+}
+
 /* ftl_write_class(): the page's shard writes it into class @cls's block. */
 static inline int simdev_write_class(struct simdev *d, u64 lpn, u32 cls,
 				     u32 *ppn)

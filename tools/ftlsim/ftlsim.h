@@ -165,6 +165,11 @@ static inline void vset_remove_at(struct valid_set *v, u64 idx)
 	v->pos[lpn] = NOT_IN_SET;
 }
 
+/* Writes drawn ahead of the one being made (a power of two). */
+#define SIM_LOOKAHEAD	16
+/* How far ahead the second, deeper prefetch goes. */
+#define SIM_LOOKAHEAD_DEEP	6
+
 struct sim {
 	struct opts *o;
 	struct simdev *ftl;
@@ -176,6 +181,14 @@ struct sim {
 	u64 hot_thresh;
 	u64 hot_n;
 	u64 seq_next;
+	/*
+	 * The workload's next pages, drawn ahead so that their map entries
+	 * can be prefetched (run_writes()): ahead[] is a ring of ahead_n
+	 * pages from ahead_pos, in the order the workload drew them.
+	 */
+	u64 ahead[SIM_LOOKAHEAD];
+	u32 ahead_pos;
+	u32 ahead_n;
 	/* counted by the simulator, per measured phase */
 	u64 trims;
 	u64 trims_skipped;	/* trim drawn while nothing was valid */

@@ -90,6 +90,34 @@ static inline u64 next_lpn(struct sim *s)
 	}
 }
 
+/*
+ * The workload's next page, as next_lpn() gives it, from a ring of pages
+ * drawn SIM_LOOKAHEAD writes ahead: the page entering the ring has its
+ * map entry prefetched, the one SIM_LOOKAHEAD_DEEP from the head its
+ * current copy's reverse-map entry and block, so a write finds them in
+ * cache instead of waiting for each in turn. The pages and their order
+ * are next_lpn()'s: the same seed writes the same pages. Only for runs
+ * that draw nothing else from the PRNG between writes (no trims).
+ */
+static u64 next_lpn_ahead(struct sim *s)
+{
+	const u32 mask = SIM_LOOKAHEAD - 1;
+	u64 lpn;
+
+	while (s->ahead_n < SIM_LOOKAHEAD) {
+		lpn = next_lpn(s);
+		s->ahead[(s->ahead_pos + s->ahead_n++) & mask] = lpn;
+		simdev_prefetch_write(s->ftl, lpn, false);
+	}
+	simdev_prefetch_write(s->ftl,
+			      s->ahead[(s->ahead_pos + SIM_LOOKAHEAD_DEEP) & mask],
+			      true);
+	lpn = s->ahead[s->ahead_pos];
+	s->ahead_pos = (s->ahead_pos + 1) & mask;
+	s->ahead_n--;
+	return lpn;
+}
+
 /* Discard one uniformly chosen valid page, if any. */
 static void trim_one(struct sim *s)
 {
@@ -173,7 +201,7 @@ void run_writes(struct sim *s, u64 count)
 	}
 	if (!s->track) {
 		for (i = 0; i < count; i++)
-			if (!sim_write(s, next_lpn(s)))
+			if (!sim_write(s, next_lpn_ahead(s)))
 				return;
 		return;
 	}
