@@ -19,7 +19,7 @@
 set -euo pipefail
 SIZE_MIB=${BENCH_SIZE_MIB:-256}
 RUNTIME=${BENCH_RUNTIME:-5}
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
 # fio jobs of the multi-job runs: one per vCPU (VM_CPUS), at least two.
 NJOBS=$(nproc)
 [ "$NJOBS" -ge 2 ] || NJOBS=2
@@ -32,7 +32,8 @@ part() {	# NAME: is the part selected?
 }
 SHARDS=${BENCH_SHARDS:-}
 FTLDEVS="ftlblk0${SHARDS:+ ftlblk1}"	# ftlblk devices measured
-DEVS="$FTLDEVS ram0 nullb0 zram0"
+# nullb1: null_blk with memory_backed=0, the blk-mq floor (no data at all)
+DEVS="$FTLDEVS ram0 nullb0 nullb1 zram0"
 DISCARD_DEVS="$FTLDEVS nullb0 zram0"	# brd has no discard
 RAW=/tmp/bench-raw.txt			# round dev job value
 : >"$RAW"
@@ -89,11 +90,24 @@ ftl_stat() {	# NAME [DEV]: a statistic of ftlblk0, or of DEV
 	cat "/sys/block/${2:-ftlblk0}/ftl/$1"
 }
 
+# nullb1 through null_blk's configfs: nullb0's queues, no memory behind it,
+# so a job on it costs the blk-mq path alone.
+null_floor() {
+	local d=/sys/kernel/config/nullb/floor
+	mkdir "$d"
+	echo "$SIZE_MIB" >"$d/size"
+	echo 0 >"$d/memory_backed"
+	echo "$(nproc)" >"$d/submit_queues"
+	echo 1 >"$d/power"
+	[ -b /dev/nullb1 ] || { echo "bench: null_blk floor is not nullb1" >&2; exit 1; }
+}
+
 setup() {
 	modprobe ftlblk size="$SIZE_MIB"
 	modprobe brd rd_nr=1 rd_size=$((SIZE_MIB * 1024))
 	modprobe null_blk nr_devices=1 memory_backed=1 discard=1 gb=1 \
 		submit_queues="$(nproc)"
+	null_floor
 	modprobe zram num_devices=1
 	echo "${SIZE_MIB}M" >/sys/block/zram0/disksize
 	if [ -n "$SHARDS" ]; then
@@ -192,7 +206,7 @@ steady_state() {
 		age "$d"
 	done
 	for ((r = 1; r <= ROUNDS; r++)); do
-		for d in $(rotate "$r" $FTLDEVS ram0); do
+		for d in $(rotate "$r" $FTLDEVS ram0 nullb0 nullb1); do
 			run_job "$r" "$d" randwrite-4k-steady
 		done
 	done
@@ -280,19 +294,22 @@ report() {
 		echo
 	done
 	echo
-	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster), goal >= 0.9 vs brd;"
-	echo "last column: null_blk / brd, what blk-mq itself costs against bio-based brd:"
-	printf '%-16s%-22s%-22s%-22s%-22s\n' job brd null_blk zram "(null_blk/brd)"
+	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster); goals: >= 1.1 vs"
+	echo "null_blk (memory_backed=1, the same blk-mq path), >= 0.9 vs brd on 1 MiB jobs;"
+	echo "null_blk-floor: memory_backed=0 (blk-mq alone); last column: null_blk / brd,"
+	echo "what blk-mq itself costs against bio-based brd:"
+	printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' job brd null_blk null_blk-floor \
+		zram "(null_blk/brd)"
 	for job in $RW_JOBS; do
 		printf '%-16s' "$job"
-		for d in ram0 nullb0 zram0; do
+		for d in ram0 nullb0 nullb1 zram0; do
 			printf '%-22s' "$(fmt "$(ratio ftlblk0 "$job" "$d" "$job")")"
 		done
 		printf '%-22s' "$(fmt "$(ratio nullb0 "$job" ram0 "$job")")"
 		echo
 	done
 	echo
-	echo "scaling, $NJOBS jobs / 1 job (goal: ftlblk's >= 0.9 x brd's):"
+	echo "scaling, $NJOBS jobs / 1 job (goal: ftlblk's >= 0.95 x brd's):"
 	printf '%-16s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd"
 	for job in randwrite-4k randread-4k; do
 		printf '%-16s%-22s%-22s%-22s\n' "$job" \
@@ -308,11 +325,14 @@ report() {
 	echo
 	echo "steady state: $(awk '$2 == "ftlblk0" && $3 == "age-waf" { n++; w = w sep sprintf("%.2f", $4 / 1000); sep = " " }
 		END { printf "aged %d x capacity with random 4 KiB writes, WAF per pass: %s", n, w }' "$RAW")"
-	printf '%-20s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd (goal >= 0.5)"
-	printf '%-20s%-22s%-22s%-22s\n' randwrite-4k-steady \
+	printf '%-20s%-22s%-22s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd" \
+		"ftlblk/null_blk (>=1.1)" "ftlblk/null_blk-floor"
+	printf '%-20s%-22s%-22s%-22s%-22s%-22s\n' randwrite-4k-steady \
 		"$(fmt "$(stats ftlblk0 randwrite-4k-steady)")" \
 		"$(fmt "$(stats ram0 randwrite-4k-steady)")" \
-		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady ram0 randwrite-4k-steady)")"
+		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady ram0 randwrite-4k-steady)")" \
+		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady nullb0 randwrite-4k-steady)")" \
+		"$(fmt "$(ratio ftlblk0 randwrite-4k-steady nullb1 randwrite-4k-steady)")"
 	printf '  %-20s WAF %s\n' randwrite-4k-steady \
 		"$(fmt "$(waf_stats waf-randwrite-4k-steady)")"
 	[ -n "$SHARDS" ] && shards_report
