@@ -91,9 +91,10 @@ ftl_stat() {	# NAME [DEV]: a statistic of ftlblk0, or of DEV
 }
 
 # nullb1 through null_blk's configfs: nullb0's queues, no memory behind it,
-# so a job on it costs the blk-mq path alone.
+# so a job on it costs the blk-mq path alone. (Newer kernels name the disk
+# after the directory, older ones nullb<index>: nullb1 either way.)
 null_floor() {
-	local d=/sys/kernel/config/nullb/floor
+	local d=/sys/kernel/config/nullb/nullb1
 	mkdir "$d"
 	echo "$SIZE_MIB" >"$d/size"
 	echo 0 >"$d/memory_backed"
