@@ -580,4 +580,7 @@ echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases)
 cp "$RAW" /out/bench-raw.txt
 [ -n "$SHARDS" ] && echo 0 >/sys/kernel/config/ftlblk/bench-sharded/power &&
 	rmdir /sys/kernel/config/ftlblk/bench-sharded
+# null_blk stays in use while its configfs device exists
+echo 0 >/sys/kernel/config/nullb/nullb1/power
+rmdir /sys/kernel/config/nullb/nullb1
 modprobe -r ftlblk brd null_blk zram
