@@ -161,8 +161,6 @@ static void victim_restore(struct ftl *ftl, u32 b, bool failing)
 struct relocation {
 	u32 *p2l;
 	u32 *l2p;
-	const u8 *lpn_class;	/* NULL with one class */
-	u32 frontier;
 	u32 from;		/* the victim's first page */
 	u32 to;			/* the next page to program */
 	u32 room;		/* pages the frontier's block can take */
@@ -171,8 +169,8 @@ struct relocation {
 };
 
 /*
- * Relocate from page @i of the victim on, while it has valid pages of the
- * run's frontier and the frontier's block has room. Inline into two
+ * Relocate from page @i of the victim on, while it has valid pages and the
+ * frontier's block has room. Inline into two
  * callers, with and without @move, so that the loop without a callback
  * keeps everything in registers. Return: the first page not looked at.
  */
@@ -186,9 +184,6 @@ static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
 		/* stale, or never programmed (FTL_UNMAPPED has the bit) */
 		if (lpn & FTL_STALE)
 			continue;
-		if (r->lpn_class &&
-		    FTL_FRONTIER_GC(r->lpn_class[lpn]) != r->frontier)
-			break;
 		r->p2l[r->from + i] = lpn | FTL_STALE;
 		r->p2l[r->to + r->moved] = lpn;
 		FTL_WRITE_ONCE(r->l2p[lpn], r->to + r->moved);
@@ -203,10 +198,13 @@ static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
 /*
  * Relocate page @i of victim @b, valid and of GC frontier @f, which has
  * room and has passed the dice; then, where the reverse map answers and
- * flash cannot fail, the victim's next valid pages of @f while @f's block
- * has room: most of a GC's pages, in one loop on locals (struct
- * relocation: nothing in it reloads the maps or the counts after each
- * store to a map) that settles the blocks' counts after it.
+ * flash cannot fail, the victim's next valid pages while @f's block has
+ * room: most of a GC's pages, in one loop on locals (struct relocation:
+ * nothing in it reloads the maps or the counts after each store to a map)
+ * that settles the blocks' counts after it. The victim's valid pages are
+ * all of @f's class: a block only ever takes pages of one class (host
+ * writes and relocations alike), and a page rewritten in another class is
+ * stale here (the test shadow store checks every move).
  *
  * Return: pages relocated; *@next receives the first page not looked at.
  */
@@ -218,8 +216,7 @@ static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 f, u32 *next)
 	struct ftl_block *victim = &ftl->blocks[b];
 	struct ftl_block *dest = &ftl->blocks[ftl->open[f]];
 	struct relocation r = {
-		.p2l = ftl->p2l, .l2p = ftl->l2p, .lpn_class = ftl->lpn_class,
-		.frontier = f, .from = b * ppb,
+		.p2l = ftl->p2l, .l2p = ftl->l2p, .from = b * ppb,
 		.to = ftl->open[f] * ppb + dest->write_ptr,
 		.room = ppb - dest->write_ptr, .left = victim->valid,
 	};
