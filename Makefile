@@ -59,7 +59,7 @@ test-vm: module
 #           (see demo/run -h; TIMING=0: RAM speed, no modeled flash timing)
 # make study: the same with every filesystem and discard regime, and a
 #           report (study.md, study.png; demo/study -h; docs/study.md);
-#           STEADY=1: each regime to its steady state, at 70 % fill
+#           STEADY=1: each regime to its steady state, at 65 % fill
 DEMO_VARS = SIZE='$(SIZE)' OP='$(OP)' POLICY='$(POLICY)' WRITES='$(WRITES)' \
 	FS='$(FS)' FILL='$(FILL)' FILL_OF='$(FILL_OF)' FSTRIM_EVERY='$(FSTRIM_EVERY)' SEED='$(SEED)' \
 	TIMING='$(TIMING)' READS='$(READS)' IDLE='$(IDLE)' OUT='$(OUT)' STEADY='$(STEADY)'
