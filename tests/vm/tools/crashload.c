@@ -21,7 +21,10 @@
  * FAT chains reach the disk in any order, so after a cut they can point
  * into clusters a synced file owns, which fsck then truncates).
  * run stops at the first failed call - the power cut - or after OPS changes,
- * and exits 0 either way: only the checker judges.
+ * and exits 0 either way: only the checker judges. A new file that does not
+ * fit (ENOSPC) is removed again, durably, and the change rolled back (its
+ * file may not stay half written: that is no state the checker could
+ * accept); run goes on, and stops after MAX_FULL_IN_A_ROW in a row.
  *
  * verify checks DIR against MANIFEST: a committed file holds exactly its
  * content (every 4 KiB block names its file version and its index, so a
@@ -92,6 +95,9 @@ static struct file *find(const char *name, int create)
 	snprintf(files[nfiles].name, NAME_LEN, "%s", name);
 	return &files[nfiles++];
 }
+
+/* Changes in a row that found the filesystem full before run gives up. */
+#define MAX_FULL_IN_A_ROW	100
 
 /* Block @b of the file version @seed: header, then pseudo-random bytes. */
 static void fill_block(unsigned char *buf, uint64_t seed, uint64_t b)
@@ -165,7 +171,28 @@ static void commit(struct file *f, uint64_t seed, uint64_t size)
 		 (unsigned long long)size);
 }
 
-/* Each returns -1 when a call failed: the power is gone. */
+/*
+ * A write of a new file (@name, open as @fd) failed. If the filesystem is
+ * full (ENOSPC: the workload's files outgrew it, not the power cut), the
+ * file goes again, durably, and the change is rolled back: 0. Else (the
+ * power is gone) -1.
+ */
+static int undo_no_space(int fd, const char *name)
+{
+	if (errno != ENOSPC)
+		return -1;
+	close(fd);
+	if (unlinkat(dirfd_, name, 0) || fsync(dirfd_))
+		return -1;
+	errno = ENOSPC;
+	return 0;
+}
+
+/*
+ * Each returns -1 when a call failed: the power is gone; 1 when a new
+ * file did not fit and its change was rolled back (an in-place overwrite
+ * needs no new space: its failure is the cut's).
+ */
 static int op_create(struct file *f)
 {
 	uint64_t seed = new_seed(), size = new_size();
@@ -174,8 +201,13 @@ static int op_create(struct file *f)
 	log_line("P %s 0 %llu %llu\n", f->name, (unsigned long long)seed,
 		 (unsigned long long)size);
 	fd = openat(dirfd_, f->name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write_version(fd, seed, size) || fsync(fd) ||
-	    close(fd) || fsync(dirfd_))
+	if (fd >= 0 && write_version(fd, seed, size)) {
+		if (undo_no_space(fd, f->name))
+			return -1;
+		log_line("D %s\n", f->name);	/* rolled back: no file */
+		return 1;
+	}
+	if (fd < 0 || fsync(fd) || close(fd) || fsync(dirfd_))
 		return -1;
 	commit(f, seed, size);
 	return 0;
@@ -189,7 +221,9 @@ static int op_replace(struct file *f)
 
 	snprintf(tmp, sizeof(tmp), "t%s", f->name);
 	fd = openat(dirfd_, tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write_version(fd, seed, size) || fsync(fd) || close(fd))
+	if (fd >= 0 && write_version(fd, seed, size))
+		return undo_no_space(fd, tmp) ? -1 : 1;	/* @f untouched */
+	if (fd < 0 || fsync(fd) || close(fd))
 		return -1;
 	log_line("P %s %llu %llu %llu\n", f->name, (unsigned long long)f->seed,
 		 (unsigned long long)seed, (unsigned long long)size);
@@ -239,7 +273,9 @@ static int op_unsynced(void)
 	if (rnd() % 3 == 0)
 		return unlinkat(dirfd_, name, 0) && errno != ENOENT ? -1 : 0;
 	fd = openat(dirfd_, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write_version(fd, new_seed(), new_size()) || close(fd))
+	if (fd >= 0 && write_version(fd, new_seed(), new_size()))
+		return undo_no_space(fd, name) ? -1 : 1;
+	if (fd < 0 || close(fd))
 		return -1;
 	return 0;
 }
@@ -334,6 +370,7 @@ static int run(const char *dir, const char *path, unsigned long ops,
 	       unsigned int max_files)
 {
 	unsigned long done = 0;
+	unsigned int full_in_a_row = 0;
 
 	load_manifest(path);
 	if (open_dir(dir))
@@ -344,11 +381,17 @@ static int run(const char *dir, const char *path, unsigned long ops,
 		return 2;
 	}
 	while (!ops || done < ops) {
-		if (one_op(max_files)) {
+		int r = one_op(max_files);
+
+		/* Full: deletes and replacements free space, so go on. */
+		if (r > 0 && ++full_in_a_row < MAX_FULL_IN_A_ROW)
+			continue;
+		if (r) {
 			printf("crashload: stopped after %lu operations: %s\n",
 			       done, strerror(errno));
 			return 0;
 		}
+		full_in_a_row = 0;
 		done++;
 	}
 	printf("crashload: %lu operations\n", done);
