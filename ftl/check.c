@@ -170,6 +170,7 @@ static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 {
 	const struct ftl_block *blk = &ftl->blocks[b];
 	u32 ppb = ftl->geo.pages_per_block, valid = 0, stale = 0, i;
+	u32 cls = FTL_NONE;
 	bool in_heap, positioned;
 
 	for (i = 0; i < ppb; i++) {
@@ -178,6 +179,15 @@ static int check_block(const struct ftl *ftl, u32 b, struct ftl_census *c)
 		valid += owner != FTL_UNMAPPED;
 		stale += owner == FTL_UNMAPPED && i < blk->write_ptr &&
 			 ppn_recorded_lpn(ftl, ppn) != FTL_UNMAPPED;
+		/* GC relocates a victim's pages as one class (gc.c) */
+		if (owner == FTL_UNMAPPED || !ftl->lpn_class)
+			continue;
+		if (cls == FTL_NONE)
+			cls = ftl->lpn_class[owner];
+		if (!FTL_INVARIANT(ftl->lpn_class[owner] == cls,
+				   "block %u holds valid pages of classes %u and %u",
+				   b, cls, ftl->lpn_class[owner]))
+			return -EIO;
 	}
 	if (!FTL_INVARIANT(valid == blk->valid, "block %u: %u valid pages, %u counted",
 			   b, valid, blk->valid))

@@ -155,7 +155,9 @@ enum ftl_collect_reason {
  *	then drops @lpn's old copy and takes the new one after the call
  * @move: garbage collection or wear leveling relocated the valid page at
  *	@from to @to; hand the storage over (a pointer move is enough, the
- *	core counts the NAND program)
+ *	core counts the NAND program). Called in the middle of a run of
+ *	relocations whose block counts are settled after it: it must not
+ *	call into the FTL
  * @erased: @block was erased; its erase count is now @erase_count
  * @collected: @block was reclaimed after relocating @relocated pages, for
  *	@reason (enum ftl_collect_reason); called before the erase

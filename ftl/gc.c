@@ -78,6 +78,8 @@ static u32 pick_cost_benefit(struct ftl *ftl)
 
 		if (b == FTL_NONE)
 			continue;
+		if (best == FTL_NONE)	/* the lowest bucket holding a block */
+			ftl->bucket_low = valid;
 		age = ftl->now - ftl->blocks[b].changed_at + 1;
 		score = ftl_div_u64(age * (ppb - valid), ppb + valid);
 		if (best == FTL_NONE || score > best_score) {
@@ -196,19 +198,20 @@ static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
 }
 
 /*
- * Relocate page @i of victim @b, valid and of GC frontier @f, which has
- * room and has passed the dice; then, where the reverse map answers and
- * flash cannot fail, the victim's next valid pages while @f's block has
- * room: most of a GC's pages, in one loop on locals (struct relocation:
- * nothing in it reloads the maps or the counts after each store to a map)
- * that settles the blocks' counts after it. The victim's valid pages are
- * all of @f's class: a block only ever takes pages of one class (host
- * writes and relocations alike), and a page rewritten in another class is
- * stale here (the test shadow store checks every move).
+ * Relocate page @i of victim @b, @lpn's current copy, into GC frontier
+ * @f, which has room and has passed the dice; then, where the reverse map
+ * answers and flash cannot fail, the victim's next valid pages while @f's
+ * block has room: most of a GC's pages, in one loop on locals (struct
+ * relocation: nothing in it reloads the maps or the counts after each
+ * store to a map) that settles the blocks' counts after it. The victim's
+ * valid pages are all of @f's class: a block only ever takes pages of one
+ * class (host writes and relocations alike), and a page rewritten in
+ * another class is stale here (ftl_check() verifies it).
  *
  * Return: pages relocated; *@next receives the first page not looked at.
  */
-static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 f, u32 *next)
+static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 lpn, u32 f,
+			u32 *next)
 {
 	void (*move)(void *ctx, u32 from, u32 to) = ftl->ops ? ftl->ops->move :
 						      NULL;
@@ -222,8 +225,6 @@ static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 f, u32 *next)
 	};
 
 	if (!r.p2l || ftl->cfg.program_fail_ppm) {
-		u32 lpn = ppn_owner(ftl, r.from + i);
-
 		ftl_mark_stale(ftl, r.from + i);
 		victim->valid--;
 		r.to = ftl_program_page(ftl, f, lpn);
@@ -280,7 +281,7 @@ int ftl_collect_block(struct ftl *ftl, u32 b, enum ftl_collect_reason why)
 			victim_restore(ftl, b, failing);
 			return err;
 		}
-		relocated += relocate_run(ftl, b, i, f, &i);
+		relocated += relocate_run(ftl, b, i, lpn, f, &i);
 	}
 	count_collection(ftl, relocated, why, true);
 	if (ftl->ops && ftl->ops->collected)

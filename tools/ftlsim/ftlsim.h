@@ -167,6 +167,8 @@ static inline void vset_remove_at(struct valid_set *v, u64 idx)
 
 /* Writes drawn ahead of the one being made (a power of two). */
 #define SIM_LOOKAHEAD	16
+_Static_assert((SIM_LOOKAHEAD & (SIM_LOOKAHEAD - 1)) == 0,
+	       "SIM_LOOKAHEAD indexes a ring by a mask");
 /* How far ahead the second, deeper prefetch goes. */
 #define SIM_LOOKAHEAD_DEEP	6
 
