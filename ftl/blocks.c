@@ -324,12 +324,12 @@ void ftl_open_free_block(struct ftl *ftl, u32 frontier, bool most_worn)
 }
 
 /*
- * The dice for the next program of @frontier's open block, rolled when
- * flash can fail (ftl_program_fails()). A failed
- * program leaves the page unusable, and the block is not trusted with
- * another: it stops taking writes (the rest of its pages are skipped) and
- * waits, still readable, until GC has relocated its valid pages and
- * retires it. The caller programs the data elsewhere.
+ * The dice for the next program of @frontier's open block, rolled only
+ * when flash can fail (ftl_program_fails()). A failed program leaves the
+ * page unusable, and the block is not trusted with another: it stops
+ * taking writes (the rest of its pages are skipped) and waits, still
+ * readable, until GC has relocated its valid pages and retires it. The
+ * caller programs the data elsewhere.
  */
 bool ftl_program_fault(struct ftl *ftl, u32 frontier)
 {

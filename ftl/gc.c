@@ -172,12 +172,12 @@ struct relocation {
 
 /*
  * Relocate from page @i of the victim on, while it has valid pages and the
- * frontier's block has room. Inline into two
- * callers, with and without @move, so that the loop without a callback
- * keeps everything in registers. Return: the first page not looked at.
+ * frontier's block has room. Inlined twice, with and without @move, so that
+ * the loop without a callback keeps everything in registers.
+ * Return: the first page not looked at.
  */
 static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
-					  u32 ppb, const struct ftl *ftl,
+					  u32 ppb, void *ctx,
 					  void (*move)(void *, u32, u32))
 {
 	for (; i < ppb && r->left && r->moved < r->room; i++) {
@@ -190,7 +190,7 @@ static __always_inline u32 relocate_pages(struct relocation *r, u32 i,
 		r->p2l[r->to + r->moved] = lpn;
 		FTL_WRITE_ONCE(r->l2p[lpn], r->to + r->moved);
 		if (move)
-			move(ftl->ctx, r->from + i, r->to + r->moved);
+			move(ctx, r->from + i, r->to + r->moved);
 		r->moved++;
 		r->left--;
 	}
@@ -234,9 +234,9 @@ static u32 relocate_run(struct ftl *ftl, u32 b, u32 i, u32 lpn, u32 f,
 		return 1;
 	}
 	if (move)
-		*next = relocate_pages(&r, i, ppb, ftl, move);
+		*next = relocate_pages(&r, i, ppb, ftl->ctx, move);
 	else
-		*next = relocate_pages(&r, i, ppb, ftl, NULL);
+		*next = relocate_pages(&r, i, ppb, ftl->ctx, NULL);
 	victim->valid = r.left;
 	victim->stale += r.moved;
 	ftl->stale_pages += r.moved;
