@@ -5,7 +5,9 @@
  * placement classes (--classify), the fill of the whole device, and with
  * --timing the same as requests for the NAND timing model (timed.c); the
  * periodic sample of the statistics (--csv). The PRNG is xoshiro256**
- * (ftlsim.h), seeded by --seed: one seed, one run.
+ * (ftlsim.h), seeded by --seed: one seed, one run. Runs without trims or
+ * timing draw their pages a few writes ahead to prefetch the map entries
+ * (next_lpn_ahead()): the same pages in the same order.
  */
 #include <errno.h>
 #include <getopt.h>
