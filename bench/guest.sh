@@ -9,7 +9,8 @@
 #
 # ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults,
 # so timing=0: RAM speed), the peers as their documentation sets up a RAM
-# disk of the same size, and null_blk without memory as the blk-mq floor. A second part runs a timing=1 device and compares
+# disk of the same size, and null_blk without memory as the blk-mq floor.
+# A second part runs a timing=1 device and compares
 # fio with ftlsim --timing's prediction for the same workload; the part
 # "placement" measures WAF of a hinted hot/cold mix per GC policy and
 # placement, beside ftlsim.
