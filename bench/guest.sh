@@ -27,7 +27,7 @@ NJOBS=$(nproc)
 # 1j: the same job with one fio job instead of NJOBS, for the scaling ratio.
 RW_JOBS=${BENCH_JOBS:-randwrite-4k randread-4k randwrite-4k-1j randread-4k-1j write-1m read-1m}
 # BENCH_PARTS: which parts run (all by default; a subset for quick looks)
-PARTS=${BENCH_PARTS:-rounds discard steady timed memory placement}
+PARTS=${BENCH_PARTS:-rounds discard steady timed memory placement layout}
 part() {	# NAME: is the part selected?
 	[[ " $PARTS " == *" $1 "* ]]
 }
@@ -35,6 +35,14 @@ SHARDS=${BENCH_SHARDS:-}
 FTLDEVS="ftlblk0${SHARDS:+ ftlblk1}"	# ftlblk devices measured
 # nullb1: null_blk with memory_backed=0, the blk-mq floor (no data at all)
 DEVS="$FTLDEVS ram0 nullb0 nullb1 zram0"
+# ram1: brd again, each 4 KiB block first written in random order. brd
+# takes a page at a block's first write and then writes in place, so ram0
+# (filled in LBA order) keeps a 1 MiB range in neighbouring pages, ram1
+# in scattered ones, as ftlblk's are once random writes have moved its
+# flash pages to recycled ones. Under TCG that placement alone costs a
+# 1 MiB copy about a third (docs/performance.md), so the 1 MiB jobs also
+# run on ram1: ftlblk / ram1 is the comparison with the layout alike.
+SCATTERED_JOBS="write-1m read-1m"
 DISCARD_DEVS="$FTLDEVS nullb0 zram0"	# brd has no discard
 RAW=/tmp/bench-raw.txt			# round dev job value
 : >"$RAW"
@@ -60,6 +68,20 @@ fill() {	# DEV: write every byte once (reads hit data; ftlblk is full)
 	fio --eta=never --name=fill --filename="/dev/$1" --rw=write --bs=1m \
 		--direct=1 --ioengine=libaio --iodepth=8 --size=${SIZE_MIB}M \
 		--output-format=terse >/dev/null 2>&1
+}
+
+# DEV: write every 4 KiB block once, in random order (fio's random map)
+fill_scattered() {
+	fio --eta=never --name=fill --filename="/dev/$1" --rw=randwrite \
+		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+		--size=${SIZE_MIB}M --randrepeat=0 --output-format=terse \
+		>/dev/null 2>&1
+}
+
+job_devs() {	# JOB -> the devices it runs on
+	echo "$DEVS"
+	[[ " $SCATTERED_JOBS " == *" $1 "* ]] && echo ram1
+	return 0
 }
 
 now_us() {
@@ -106,7 +128,7 @@ null_floor() {
 
 setup() {
 	modprobe ftlblk size="$SIZE_MIB"
-	modprobe brd rd_nr=1 rd_size=$((SIZE_MIB * 1024))
+	modprobe brd rd_nr=2 rd_size=$((SIZE_MIB * 1024))
 	modprobe null_blk nr_devices=1 memory_backed=1 discard=1 gb=1 \
 		submit_queues="$(nproc)"
 	null_floor
@@ -158,7 +180,7 @@ run_job() {	# ROUND DEV JOB: one fio job, and ftlblk's WAF during a write job
 run_round() {	# ROUND
 	local r=$1 job d
 	part rounds && for job in $RW_JOBS; do
-		for d in $(rotate "$r" $DEVS); do
+		for d in $(rotate "$r" $(job_devs "$job")); do
 			run_job "$r" "$d" "$job"
 		done
 	done
@@ -259,9 +281,9 @@ scaling_ratio() {	# JOB
 		      printf "%.2f %.2f %.2f\n", m, v[0], v[n - 1] }' "$RAW"
 }
 
-fmt() {	# "median min max" -> "median (min-max)"
+fmt() {	# "median min max" -> "median (min-max)", or - if none
 	set -- $1
-	printf '%s (%s-%s)' "$1" "$2" "$3"
+	if [ "$1" = - ]; then printf -- -; else printf '%s (%s-%s)' "$1" "$2" "$3"; fi
 }
 
 # BENCH_SHARDS: ftlblk1 (shards=N) against brd and against ftlblk0 (one
@@ -288,28 +310,34 @@ report() {
 	echo
 	echo "IOPS, median (lowest-highest) of $ROUNDS rounds:"
 	printf '%-16s' job
-	for d in $DEVS; do printf '%-26s' "$d"; done
+	for d in $DEVS ram1; do printf '%-26s' "$d"; done
 	echo
 	for job in $RW_JOBS; do
 		printf '%-16s' "$job"
-		for d in $DEVS; do printf '%-26s' "$(fmt "$(stats "$d" "$job")")"; done
+		for d in $DEVS ram1; do printf '%-26s' "$(fmt "$(stats "$d" "$job")")"; done
 		echo
 	done
 	echo
 	echo "ftlblk0 / peer, per-round ratio of IOPS (>1: ftlblk faster); goals: >= 1.1 vs"
 	echo "null_blk (memory_backed=1, the same blk-mq path), >= 0.9 vs brd on 1 MiB jobs;"
 	echo "null_blk-floor: memory_backed=0 (blk-mq alone); last column: null_blk / brd,"
-	echo "what blk-mq itself costs against bio-based brd:"
-	printf '%-16s%-22s%-22s%-22s%-22s%-22s\n' job brd null_blk null_blk-floor \
-		zram "(null_blk/brd)"
+	echo "what blk-mq itself costs against bio-based brd; brd-scattered: ram1, brd"
+	echo "with its pages placed in random order, as ftlblk's are (1 MiB jobs):"
+	printf '%-16s%-22s%-22s%-22s%-22s%-22s%-22s\n' job brd brd-scattered \
+		null_blk null_blk-floor zram "(null_blk/brd)"
 	for job in $RW_JOBS; do
 		printf '%-16s' "$job"
-		for d in ram0 nullb0 nullb1 zram0; do
+		for d in ram0 ram1 nullb0 nullb1 zram0; do
 			printf '%-22s' "$(fmt "$(ratio ftlblk0 "$job" "$d" "$job")")"
 		done
 		printf '%-22s' "$(fmt "$(ratio nullb0 "$job" ram0 "$job")")"
 		echo
 	done
+	printf 'where the data lies, brd-scattered / brd:'
+	for job in $SCATTERED_JOBS; do
+		printf ' %s %s' "$job" "$(fmt "$(ratio ram1 "$job" ram0 "$job")")"
+	done
+	echo
 	echo
 	echo "scaling, $NJOBS jobs / 1 job (goal: ftlblk's >= 0.95 x brd's):"
 	printf '%-16s%-22s%-22s%-22s\n' job ftlblk0 brd "ftlblk/brd"
@@ -489,6 +517,52 @@ timing_report() {
 	done
 }
 
+# ---- layout: where the data lies, against how it was written -------------
+# Is the 1 MiB jobs' gap to brd ftlblk's work or where its data lies? A
+# fresh configfs device (nothing recycled yet, no GC), filled once in LBA
+# order and once in random order (each 4 KiB block once: its pages then
+# lie as scattered as after random overwrites), read in 1 MiB requests
+# against ram0 (LBA order) and ram1 (random order), per round. zram is
+# emptied first, for the memory.
+LAYOUT_CFG=/sys/kernel/config/ftlblk/bench-layout
+layout_dev() {	# ORDER (lba|random) -> a fresh device filled so, its name
+	local d
+	mkdir "$LAYOUT_CFG"
+	echo "$SIZE_MIB" >"$LAYOUT_CFG/size"
+	echo 1 >"$LAYOUT_CFG/power"
+	d=ftlblk$(cat "$LAYOUT_CFG/index")
+	if [ "$1" = lba ]; then fill "$d"; else fill_scattered "$d"; fi
+	echo "$d"
+}
+
+layout_part() {
+	local order d r x
+	echo 1 >/sys/block/zram0/reset
+	for order in lba random; do
+		d=$(layout_dev "$order")
+		for ((r = 1; r <= ROUNDS; r++)); do
+			for x in $(rotate "$r" "$d" ram0 ram1); do
+				echo "$r ${x/$d/ftl} layout-$order $(fio_rw "$x" read-1m)" >>"$RAW"
+			done
+		done
+		echo 0 >"$LAYOUT_CFG/power"
+		rmdir "$LAYOUT_CFG"
+	done
+}
+
+layout_report() {
+	echo
+	echo "layout: 1 MiB reads of a fresh ftlblk (no GC) filled in LBA or random order,"
+	echo "per-round ratio of IOPS (ram0: brd filled in LBA order, ram1: in random order):"
+	printf '%-22s%-22s%-22s%-22s\n' "ftl-lba/ram0" "ftl-random/ram0" \
+		"ftl-random/ram1" "ram1/ram0"
+	printf '%-22s%-22s%-22s%-22s\n' \
+		"$(fmt "$(ratio ftl layout-lba ram0 layout-lba)")" \
+		"$(fmt "$(ratio ftl layout-random ram0 layout-random)")" \
+		"$(fmt "$(ratio ftl layout-random ram1 layout-random)")" \
+		"$(fmt "$(ratio ram1 layout-lba ram0 layout-lba)")"
+}
+
 # ---- placement: WAF of a hot/cold mix, per GC policy and placement --------
 # 80 % of 4 KiB random writes to the first 10 % of a 64 MiB device (op
 # 10 %, 64 pages a block), through two device nodes: the hot pages with
@@ -559,6 +633,7 @@ setup
 for d in $DEVS; do
 	fill "$d"
 done
+fill_scattered ram1
 if part rounds || part discard; then
 	for ((r = 1; r <= ROUNDS; r++)); do
 		run_round "$r"
@@ -576,6 +651,7 @@ part timed && timing_report
 [ "${BENCH_PROFILE:-0}" = 1 ] && profile
 part memory && memory_report
 part placement && placement_report
+part layout && layout_part && layout_report
 echo
 echo "ftlblk0 over the whole run: waf $(ftl_stat waf), erases $(ftl_stat erases), gc_runs $(ftl_stat gc_runs), nomem_writes $(ftl_stat nomem_writes)"
 cp "$RAW" /out/bench-raw.txt
