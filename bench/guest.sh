@@ -9,11 +9,14 @@
 #
 # ftlblk is loaded exactly as `modprobe ftlblk` configures it (defaults,
 # so timing=0: RAM speed), the peers as their documentation sets up a RAM
-# disk of the same size, and null_blk without memory as the blk-mq floor.
+# disk of the same size, and null_blk without memory as the blk-mq floor;
+# the 1 MiB jobs also run on a second brd filled in random order
+# (brd-scattered), whose pages lie in memory as ftlblk's do.
 # A second part runs a timing=1 device and compares
 # fio with ftlsim --timing's prediction for the same workload; the part
 # "placement" measures WAF of a hinted hot/cold mix per GC policy and
-# placement, beside ftlsim.
+# placement, beside ftlsim; the part "layout" reads fresh ftlblk devices
+# filled in LBA and in random order against both brds.
 # BENCH_SHARDS=N adds ftlblk1, the same device with shards=N (configfs),
 # to every job but the timed ones, for sharding's cost and gain in the
 # same boot.
