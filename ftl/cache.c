@@ -72,7 +72,10 @@ u32 ftl_cache_remove(struct ftl_cache *c, u64 lpn)
  */
 u32 ftl_cache_oldest(struct ftl_cache *c, u64 *lpn)
 {
-	while (c->head != c->tail) {
+	u32 skipped;
+
+	for (skipped = 0; c->head != c->tail && skipped < FTL_CACHE_SKIP_MAX;
+	     skipped++) {
 		u32 at = c->ring[c->head % c->capacity];
 
 		if (c->slot[at] != FTL_CACHE_NONE) {

@@ -18,7 +18,10 @@
  * ring of logical pages in insertion order has one slot per cache page
  * (capacity); an entry removed out of order (ftl_cache_remove(), for a FUA
  * write) leaves its ring slot behind as stale, skipped when it reaches the
- * head, so every call is O(1) amortized.
+ * head. A call steps past at most FTL_CACHE_SKIP_MAX stale slots, so that
+ * none runs long under the host's lock however many FUA writes came: a
+ * full ring of them is passed in many calls (each frees that many ring
+ * slots), and every call is O(1) amortized.
  *
  * Flush: everything that entered the cache before ftl_cache_mark() has
  * been written back once ftl_cache_passed(mark) is true - whatever entered
@@ -41,6 +44,9 @@
 #define FTL_CACHE_DISCARD	0xffffffffU	/* a pending discard */
 #define FTL_CACHE_UNMAP		0xfffffffeU	/* pending write-zeroes unmap */
 #define FTL_CACHE_MAX_HANDLE	0xfffffffdU
+
+/* Stale ring slots ftl_cache_oldest() steps past in one call, at most. */
+#define FTL_CACHE_SKIP_MAX	64U
 
 /**
  * struct ftl_cache - the cache's index (the host keeps the data)
@@ -140,7 +146,11 @@ u32 ftl_cache_remove(struct ftl_cache *c, u64 lpn);
  * @c: cache
  * @lpn: receives its logical page
  *
- * Return: its value, FTL_CACHE_NONE if the cache is empty.
+ * Steps past up to FTL_CACHE_SKIP_MAX stale ring slots at the head.
+ *
+ * Return: its value; FTL_CACHE_NONE if the cache is empty, or if this
+ * call stepped past FTL_CACHE_SKIP_MAX stale slots without reaching it
+ * (the ring has that many free slots more: call again for the entry).
  */
 u32 ftl_cache_oldest(struct ftl_cache *c, u64 *lpn);
 

@@ -307,12 +307,15 @@ enum ftlblk_cut_mode {
  *	@stale_pages, @cached_class, @cached_unit, @rel,
  *	@treq, @ctr and @cache. Taken in task context only: from queue_rq
  *	(the submitter or a kworker, never interrupts), ftlblk_wq and sysfs.
- *	Nothing under it sleeps or allocates: data pages are taken before
- *	it, and the pages the FTL releases are collected in the holder's
- *	array (@rel, see ftlblk_lock()) and sent to limbo by ftlblk_unlock()
- *	after it. One hold covers at most FTLBLK_BATCH_PAGES reads or writes
- *	(plus the GC they trigger) or FTLBLK_UNMAP_BATCH unmapped pages. No
- *	code holds two shards' locks.
+ *	Nothing under it sleeps, and only the copies of a retiring block's
+ *	stale pages (remanence=1) are allocated under it, with GFP_NOWAIT
+ *	(flash.c): data pages are taken before it, and the pages the FTL
+ *	releases are collected in the holder's array (@rel, see
+ *	ftlblk_lock()) and sent to limbo by ftlblk_unlock() after it. One
+ *	hold covers at most FTLBLK_BATCH_PAGES reads or writes (plus the GC
+ *	they trigger and the cache write-backs they need),
+ *	FTLBLK_UNMAP_BATCH unmapped pages, or one flush or power-cut batch.
+ *	No code holds two shards' locks.
  * @data_pages: data pages the shard maps
  * @stale: with remanence=1, stale[ppn] is the page frame number + 1 of
  *	the memory holding physical page ppn's superseded data until its

@@ -26,9 +26,10 @@
  *
  * Locking: a shard's cache index and counters are protected by its lock
  * (readers without it use ftl_cache_peek(), see store.c); every call
- * under it is O(1) amortized, except write-backs, which a hold bounds
- * (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH pages, and with atomic units one
- * unit more).
+ * under it is O(1) amortized and steps past at most FTL_CACHE_SKIP_MAX
+ * stale ring slots, and write-backs are bounded per hold
+ * (FTLBLK_FLUSH_BATCH, FTLBLK_CUT_BATCH pages or calls, and with atomic
+ * units one unit more).
  * power_mutex serializes the writers of power_cut and protects
  * power_off, cuts_seen and power_cuts.
  */
@@ -44,9 +45,10 @@
 #include "ftlblk.h"
 
 /*
- * Pages written back per hold of a shard's lock when flushing, one release
- * each: the last write-back may be an atomic unit, and all fit the
- * request's array.
+ * Pages written back per hold of a shard's lock when flushing: with one
+ * release each (the last write-back may be an atomic unit) they fit the
+ * request's array; more (a GC erase with remanence=1) are deferred one by
+ * one (ftlblk_lock()).
  */
 #define FTLBLK_FLUSH_BATCH	(FTLBLK_MAX_RQ_PAGES - FTLBLK_ATOMIC_MAX_PAGES)
 /* Pages dropped or written back per hold at a power cut (the same). */

@@ -216,8 +216,10 @@ static int settle_unit(struct ftlblk_shard *sh, u64 lpn,
  *
  * An atomic unit is written back whole: up to FTLBLK_ATOMIC_MAX_PAGES.
  *
- * Return: the cached pages written back (0 with an empty cache), or the
- * FTL's error (nothing written back then).
+ * Return: the cached pages written back; 0 if none was, the cache being
+ * empty or this call having stepped past FTL_CACHE_SKIP_MAX stale ring
+ * slots only (ftl_cache_oldest(): the ring has room for as many entries
+ * more); or the FTL's error (nothing written back then).
  */
 int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq)
 {
@@ -260,7 +262,8 @@ int ftlblk_writeback_oldest(struct ftlblk_shard *sh, struct ftl_timing_req *treq
  *
  * An atomic unit shares one fate: written back whole or lost whole.
  *
- * Return: the cached pages written back or lost, 0 if the cache is empty.
+ * Return: the cached pages written back or lost; 0 if the cache is empty,
+ * or if this call stepped past FTL_CACHE_SKIP_MAX stale ring slots only.
  */
 unsigned int ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
 			       struct ftl_timing_req *treq, u64 *lost)
@@ -293,7 +296,10 @@ unsigned int ftlblk_cut_oldest(struct ftlblk_shard *sh, bool keep,
 	return n;
 }
 
-/* Room for @lpn's entry: at most one write-back (the cache is full). */
+/*
+ * Room for @lpn's entry: at most one write-back (the cache is full), or
+ * none if the call steps past stale ring slots, which frees ring slots.
+ */
 static int make_room(struct ftlblk_shard *sh, u64 lpn,
 		     struct ftl_timing_req *treq)
 {
@@ -362,7 +368,9 @@ int ftlblk_store_page(struct ftlblk_shard *sh, u64 lpn, u8 cls,
 
 /*
  * Room in the cache for @n entries from @lpn: write back the oldest until
- * the ring has a slot for each page not cached yet.
+ * the ring has a slot for each page not cached yet. Each call of
+ * ftlblk_writeback_oldest() frees at least one ring slot, so at most @n
+ * calls.
  */
 static int make_room_for(struct ftlblk_shard *sh, u64 lpn, unsigned int n,
 			 struct ftl_timing_req *treq)

@@ -173,6 +173,48 @@ static void test_flush_mark(void **state)
 	ftl_cache_free(&c);
 }
 
+/*
+ * A full ring of FUA-removed entries in front of one live entry: each call
+ * steps past at most FTL_CACHE_SKIP_MAX of them (a bounded hold of the
+ * host's lock) and frees as many ring slots; a flush still waits for the
+ * live entry.
+ */
+static void test_skip_bounded(void **state)
+{
+	const u64 cap = 1000;
+	struct ftl_cache c;
+	u64 lpn, i, head, mark, calls = 0;
+	u32 v;
+
+	(void)state;
+	assert_int_equal(ftl_cache_init(&c, cap, cap), 0);
+	for (i = 0; i < cap; i++)
+		ftl_cache_store(&c, i, (u32)i + 1);
+	for (i = 0; i + 1 < cap; i++)
+		assert_int_equal(ftl_cache_remove(&c, i), i + 1);
+	assert_true(ftl_cache_full(&c));
+	mark = ftl_cache_mark(&c);
+	assert_false(ftl_cache_passed(&c, mark));
+	do {
+		head = c.head;
+		v = ftl_cache_oldest(&c, &lpn);
+		calls++;
+		assert_true(c.head - head <= FTL_CACHE_SKIP_MAX);
+		/* The first call alone makes room for a new entry. */
+		assert_false(ftl_cache_full(&c));
+	} while (v == FTL_CACHE_NONE);
+	assert_int_equal(calls, (cap - 1 + FTL_CACHE_SKIP_MAX - 1) /
+				FTL_CACHE_SKIP_MAX);
+	assert_int_equal(v, cap);
+	assert_int_equal(lpn, cap - 1);
+	assert_false(ftl_cache_passed(&c, mark));
+	ftl_cache_pop(&c);
+	assert_true(ftl_cache_passed(&c, mark));
+	assert_int_equal(ftl_cache_oldest(&c, &lpn), FTL_CACHE_NONE);
+	assert_int_equal(c.head, c.tail);
+	ftl_cache_free(&c);
+}
+
 #define M_LPNS	64
 #define M_STRICT	48	/* pages below this are never removed */
 #define M_CAP	16
@@ -286,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_order),
 		cmocka_unit_test(test_capacity),
 		cmocka_unit_test(test_flush_mark),
+		cmocka_unit_test(test_skip_bounded),
 		cmocka_unit_test(test_random_model),
 	};
 

@@ -40,6 +40,10 @@
  *         hands to a driver without knowing whether it supports it: the
  *         driver must complete it with BLK_STS_NOTSUPP (-EOPNOTSUPP).
  *         User space cannot send one to ftlblk (no SG_IO, no ioctl).
+ *  fua    count 4 KiB writes of 0x5a bytes with REQ_FUA and no flush, to
+ *         sector, sector + 8, ..., each waited for: what a filesystem's
+ *         write-through O_DSYNC direct write sends (iomap); a block
+ *         device's O_DSYNC write from user space is followed by a flush.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,7 +72,7 @@ MODULE_PARM_DESC(dev, "Block device to discard on, e.g. /dev/ftlblk0 (required)"
 
 static char *test = "sync";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Check to run: sync, async, chain, fire, order or drv. Default: sync");
+MODULE_PARM_DESC(test, "Check to run: sync, async, chain, fire, order, drv or fua. Default: sync");
 
 static unsigned long sector;
 module_param(sector, ulong, 0444);
@@ -488,12 +492,13 @@ static void fire_finish(void)
 
 /* ---- test=order ---- */
 
-static int rw_pages(enum req_op op, struct page *page, unsigned int bytes)
+static int rw_pages_at(sector_t at, blk_opf_t opf, struct page *page,
+		       unsigned int bytes)
 {
-	struct bio *bio = bio_alloc(bdev, 1, op, GFP_KERNEL);
+	struct bio *bio = bio_alloc(bdev, 1, opf, GFP_KERNEL);
 	int ret;
 
-	bio->bi_iter.bi_sector = sector;
+	bio->bi_iter.bi_sector = at;
 	if (bio_add_page(bio, page, bytes, 0) != bytes) {
 		bio_put(bio);
 		return -EIO;
@@ -501,6 +506,11 @@ static int rw_pages(enum req_op op, struct page *page, unsigned int bytes)
 	ret = submit_bio_wait(bio);
 	bio_put(bio);
 	return ret;
+}
+
+static int rw_pages(enum req_op op, struct page *page, unsigned int bytes)
+{
+	return rw_pages_at(sector, op, page, bytes);
 }
 
 static bool filled_with(struct page *page, unsigned int bytes, u8 byte)
@@ -547,6 +557,30 @@ static void check_order(void)
 	tap(!ret && filled_with(page, bytes, 0x5a),
 	    "order: read returns B, not A and not zeroes: %d", ret);
 	__free_pages(page, get_order(bytes));
+}
+
+/* ---- test=fua ---- */
+
+static void check_fua(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, get_order(SZ_4K));
+	unsigned int i, failed = 0;
+	int ret, first = 0;
+
+	if (!page) {
+		tap(false, "fua: allocation");
+		return;
+	}
+	memset(page_address(page), 0x5a, SZ_4K);
+	for (i = 0; i < count; i++) {
+		ret = rw_pages_at(sector + (sector_t)i * (SZ_4K >> SECTOR_SHIFT),
+				  REQ_OP_WRITE | REQ_FUA, page, SZ_4K);
+		if (ret && !failed++)
+			first = ret;
+	}
+	tap(!failed, "fua: %u 4 KiB writes with REQ_FUA from sector %lu: %u failed (first %d)",
+	    count, sector, failed, first);
+	__free_pages(page, get_order(SZ_4K));
 }
 
 /* ---- test=drv ---- */
@@ -608,6 +642,8 @@ static int __init conform_init(void)
 		check_order();
 	} else if (!strcmp(test, "drv")) {
 		check_drv();
+	} else if (!strcmp(test, "fua")) {
+		check_fua();
 	} else {
 		pr_err("unknown test=%s\n", test);
 		ftlblk_compat_close_bdev(&handle);

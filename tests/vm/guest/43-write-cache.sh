@@ -8,12 +8,15 @@
 # the page cache, which a power cut does not touch.
 # shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=conform-lib.sh
+. /tests/conform-lib.sh
 need_cmd pageclass discard-race fio errno-write blkdiscard blkop
-plan 69
+need_module ftlblk_conform
+plan 73
 
 A=/tmp/wc-A B=/tmp/wc-B R=/tmp/wc-R
 cleanup() {
-	for n in wc wk wn wr1 wr2 wr3 ws wg wf wm; do
+	for n in wc wk wn wr1 wr2 wr3 ws wu wg wf wm; do
 		[ -d "$CFS/$n" ] && rmdir "$CFS/$n"
 	done
 	rm -f "$A" "$B" "$R" /tmp/wc-R2 /tmp/wc-v1 /tmp/wc-v2 /tmp/wc-v3
@@ -250,6 +253,26 @@ dd if="/dev/$S" of="$R" bs=1M count=4 iflag=direct 2>/dev/null
 is "$(pageclass -v "$R" "$A" | awk '$2 == "zero" { print $1; exit }')" 768 \
 	"the pages lost are the newest: from page 768 on"
 rmdir "$CFS/ws"
+
+# ---- FUA writes over a full cache: the ring slots they leave -------------
+# 255 FUA writes (with no flush after them, as a filesystem's write-through
+# O_DSYNC sends them: ftlblk_conform test=fua) over a full 256-page cache
+# leave its ring full of stale slots before one live entry: calls under
+# the lock step past at most 64 of them each, freeing as many ring slots,
+# so 256 more cached writes need exactly one write-back (that entry), and
+# after a flush all of it survives a cut.
+U=$(mkdev wu size=16 pages_per_block=64 write_cache=1 cache_mib=1)
+wr "$A" "$U" 0 1
+conform dev="/dev/$U" test=fua sector=0 count=255
+is "$(st "$U" cached_pages) $(st "$U" cache_writebacks)" "1 0" \
+	"255 FUA writes over 256 cached pages: 1 left cached, none written back"
+wr "$A" "$U" 1 1
+is "$(st "$U" cached_pages) $(st "$U" cache_writebacks)" "256 1" \
+	"256 writes past 255 stale ring slots: one write-back, the oldest entry"
+flush "$U"; cut "$U"; restore "$U"
+is "$(cls "$U") $(st "$U" pages_lost_at_power_cut)" "ref0=257 zero=512 other=255 0" \
+	"flushed: the FUA data, the old entry and the new writes survive a cut"
+rmdir "$CFS/wu"
 
 # ---- ordering under concurrency, GC and write-back, then a cut -----------
 # 4 threads write, discard and read overlapping pages of a small-OP device
