@@ -226,8 +226,8 @@ void ftlblk_timing_program(struct ftlblk_dev *dev,
 }
 
 /*
- * GC outside a timed write cannot happen (only ftl_write() collects), but
- * if it ever did it would still occupy the dies, from now.
+ * GC with no request to charge (ftlblk_reclaim_stale() at mem_limit_mib
+ * with remanence=1) still occupies the dies, from now, as background GC.
  */
 static struct ftl_timing_req *gc_request(struct ftl_timing_req *treq,
 					 struct ftl_timing_req *spare)

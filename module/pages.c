@@ -335,7 +335,8 @@ static void pages_free_deferred(struct ftlblk_dev *dev, struct page **pages,
 /*
  * Pages the FTL released: reusable once readers that may have found them
  * are done. O(@n) under pool_lock. Allocates a page for a carrier only if
- * @may_alloc (not under a shard's lock, where nothing allocates).
+ * @may_alloc (not under a shard's lock: a page too few there frees the
+ * released pages by call_rcu() instead).
  */
 static void pages_defer(struct ftlblk_dev *dev, struct page **pages,
 			unsigned int n, bool may_alloc)

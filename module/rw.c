@@ -10,12 +10,14 @@
  *
  * - A write takes every data page it needs before touching the FTL (from
  *   the pool of recycled pages, else GFP_NOWAIT), so a memory shortage
- *   fails the request before anything is applied and blk-mq retries it
- *   (BLK_STS_RESOURCE). The host's bytes are copied into the new pages
- *   outside the lock; under it the FTL maps them, and for a partly written
- *   flash page the bytes around the written ones are copied in from the
- *   current copy (read-modify-write under one lock hold, so concurrent
- *   partial writes to one page cannot lose each other).
+ *   fails the request before anything is applied; queue_rq hands it to
+ *   ftlblk_wq, which may wait for memory, and blk-mq retries it
+ *   (BLK_STS_RESOURCE) only if the worker finds none either. The host's
+ *   bytes are copied into the new pages outside the lock; under it the FTL
+ *   maps them, and for a partly written flash page the bytes around the
+ *   written ones are copied in from the current copy (read-modify-write
+ *   under one lock hold, so concurrent partial writes to one page cannot
+ *   lose each other).
  * - Like NAND, a data page is never modified once programmed: writes go
  *   to a new page and GC only moves the pointer. So a read only needs to
  *   find the page, and it finds and copies it under rcu_read_lock() with
@@ -298,8 +300,10 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 				u8 cls, bool fua)
 {
 	/*
-	 * Each page releases at most the one it replaces, and with the cache
-	 * the flash page a write-back replaces (or, FUA, the cached copy).
+	 * Room for the usual releases: the page each one replaces and, with
+	 * the cache, the flash page a write-back replaces (or, FUA, the
+	 * cached copy). More (an atomic unit written back whole, a GC erase
+	 * with remanence=1) are deferred one by one (ftlblk_release_page()).
 	 */
 	struct page *released[2 * FTLBLK_BATCH_PAGES];
 	struct ftlblk_released rel = { released, ARRAY_SIZE(released) };
@@ -317,7 +321,10 @@ static blk_status_t write_batch(struct ftlblk_shard *sh,
 			ch->page = NULL;
 	}
 	ftlblk_unlock(sh);
-	/* Only after an FTL invariant failure: give the rest back. */
+	/*
+	 * After an error (a power cut between batches, a worn-out device,
+	 * the FTL out of blocks): give back the pages not stored.
+	 */
 	for (i = 0; i < n; i++)
 		if (chunks[i].page)
 			ftlblk_pages_put(sh->dev, &chunks[i].page, 1);
@@ -452,8 +459,9 @@ static blk_status_t ftlblk_write(struct ftlblk_dev *dev, struct request *rq,
  * was written: retry); BLK_STS_NOSPC if it would pass mem_limit_mib
  * (nothing was written); BLK_STS_INVAL for an atomic write larger than
  * the device's atomic limits (nothing written); BLK_STS_IOERR if the
- * request lies beyond the capacity, the power is off, the device is worn
- * out or the FTL reports a broken invariant.
+ * request lies beyond the capacity, or a write finds the power off, the
+ * device worn out or the FTL failing (a broken invariant, no block left).
+ * queue_rq fails every request while the power is off, before this.
  */
 blk_status_t ftlblk_rw(struct ftlblk_dev *dev, struct request *rq, bool write,
 		       gfp_t gfp)
