@@ -157,7 +157,7 @@ u32 ftl_cache_oldest(struct ftl_cache *c, u64 *lpn);
 /**
  * ftl_cache_pop() - the oldest entry (ftl_cache_oldest()) is written back
  * or lost: drop it
- * @c: cache, not empty
+ * @c: cache, right after ftl_cache_oldest() returned that entry
  */
 void ftl_cache_pop(struct ftl_cache *c);
 

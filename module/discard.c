@@ -28,8 +28,9 @@
 
 /*
  * Pages unmapped per hold of a shard's lock, so I/O is not stalled for
- * long; the pages they release fit in the request's page array (more, from
- * a GC erase with remanence=1, are deferred one by one: ftlblk_release_page()).
+ * long; the pages they usually release fit in the request's page array
+ * (more, from an atomic unit written back whole or a GC erase with
+ * remanence=1, are deferred one by one: ftlblk_release_page()).
  */
 #define FTLBLK_UNMAP_BATCH	(FTLBLK_MAX_RQ_PAGES - 1)
 

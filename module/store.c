@@ -32,9 +32,11 @@
  * write-backs it causes: the cached atomic unit it falls into (each unit
  * is written back once, so the stores of a batch of k pages settle at
  * most k + 2 x (FTLBLK_ATOMIC_MAX_PAGES - 1) pages) and one for room (a
- * write-back frees at least one slot per page it writes, so k stores make
- * room with at most k + FTLBLK_ATOMIC_MAX_PAGES - 1): about 3 k programs
- * for a hold of k pages.
+ * call writes back at most one unit and frees at least one ring slot, but
+ * a unit's slots may lie apart in the ring, since its pages cached before
+ * keep theirs, so k stores make room with at most k x
+ * FTLBLK_ATOMIC_MAX_PAGES programs): for a hold of 16 pages at most about
+ * 300 programs, 16 without atomic units.
  */
 #include <linux/blk-mq.h>
 #include <linux/mm.h>

@@ -84,7 +84,7 @@ MODULE_PARM_DESC(nr_sects, "Sectors per discard (per bio for async and fire). De
 
 static unsigned int count = 1;
 module_param(count, uint, 0444);
-MODULE_PARM_DESC(count, "Bios for async and fire, 1..100000. Default: 1");
+MODULE_PARM_DESC(count, "Bios for async, fire and fua, 1..100000. Default: 1");
 
 static unsigned long stride;
 module_param(stride, ulong, 0444);
