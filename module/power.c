@@ -48,7 +48,7 @@
  * Pages written back per hold of a shard's lock when flushing: with one
  * release each (the last write-back may be an atomic unit) they fit the
  * request's array; more (a GC erase with remanence=1) are deferred one by
- * one (ftlblk_lock()).
+ * one (ftlblk_release_page()).
  */
 #define FTLBLK_FLUSH_BATCH	(FTLBLK_MAX_RQ_PAGES - FTLBLK_ATOMIC_MAX_PAGES)
 /* Pages dropped or written back per hold at a power cut (the same). */

@@ -563,7 +563,7 @@ static void check_order(void)
 
 static void check_fua(void)
 {
-	struct page *page = alloc_pages(GFP_KERNEL, get_order(SZ_4K));
+	struct page *page = alloc_page(GFP_KERNEL);
 	unsigned int i, failed = 0;
 	int ret, first = 0;
 
@@ -580,7 +580,7 @@ static void check_fua(void)
 	}
 	tap(!failed, "fua: %u 4 KiB writes with REQ_FUA from sector %lu: %u failed (first %d)",
 	    count, sector, failed, first);
-	__free_pages(page, get_order(SZ_4K));
+	__free_page(page);
 }
 
 /* ---- test=drv ---- */
