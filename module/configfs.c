@@ -14,7 +14,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/configfs.h>
-#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -180,7 +179,7 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 	int err = 0;
 	bool on;
 
-	if (kstrtobool(page, &on)) {
+	if (ftlblk_parse_switch(page, &on)) {
 		pr_err("%s: invalid power '%.*s': allowed 0 or 1\n", name,
 		       value_len(page, count), page);
 		return -EINVAL;
@@ -190,8 +189,7 @@ static ssize_t ftlblk_item_power_store(struct config_item *item,
 		err = ftlblk_create(&fi->cfg, &fi->bb, fi->cut_mode, name,
 				    &fi->dev);
 	} else if (!on && fi->dev) {
-		mode = READ_ONCE(fi->dev->cut_mode);
-		err = ftlblk_remove(fi->dev, false);
+		err = ftlblk_remove(fi->dev, false, &mode);
 		if (!err) {
 			fi->dev = NULL;
 			fi->cut_mode = mode;
@@ -380,7 +378,7 @@ static void ftlblk_drop_item(struct config_group *group,
 
 	mutex_lock(&ftlblk_cfg_lock);
 	if (fi->dev) {
-		ftlblk_remove(fi->dev, true);
+		ftlblk_remove(fi->dev, true, NULL);
 		fi->dev = NULL;
 	}
 	mutex_unlock(&ftlblk_cfg_lock);

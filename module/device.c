@@ -391,11 +391,13 @@ free_dev:
  * ftlblk_remove() - unregister a device and free its memory
  * @dev: device
  * @force: remove even if open (configfs rmdir, which cannot fail)
+ * @cut_mode: if not NULL, receives the device's last power_cut_mode, read
+ *	once no ftl/power_cut_mode write can come any more
  *
  * Return: 0, or -EBUSY if the device is open (mounted, held by a
  * process) and @force is false; the device is untouched then.
  */
-int ftlblk_remove(struct ftlblk_dev *dev, bool force)
+int ftlblk_remove(struct ftlblk_dev *dev, bool force, unsigned int *cut_mode)
 {
 	struct gendisk *disk = dev->disk;
 
@@ -415,6 +417,9 @@ int ftlblk_remove(struct ftlblk_dev *dev, bool force)
 	ftlblk_timing_end_pending(dev, false);
 	/* After this no request runs and none will be queued. */
 	del_gendisk(disk);
+	/* ... and no sysfs store: the mode is the last one written. */
+	if (cut_mode)
+		*cut_mode = READ_ONCE(dev->cut_mode);
 	/*
 	 * A work item may still be returning from a request it handed to
 	 * its completion timer: the device must outlive it.

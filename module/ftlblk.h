@@ -678,7 +678,7 @@ int ftlblk_params_check(void);
 int ftlblk_create(const struct ftlblk_config *cfg, struct badblocks *bb,
 		  unsigned int cut_mode, const char *who,
 		  struct ftlblk_dev **devp);
-int ftlblk_remove(struct ftlblk_dev *dev, bool force);
+int ftlblk_remove(struct ftlblk_dev *dev, bool force, unsigned int *cut_mode);
 int ftlblk_devices_init(void);
 void ftlblk_devices_exit(void);
 
@@ -850,6 +850,7 @@ void ftlblk_timing_reset_stats(struct ftlblk_dev *dev);
 /* power.c */
 bool ftlblk_cache_flush_needed(struct ftlblk_dev *dev);
 blk_status_t ftlblk_cache_flush(struct ftlblk_dev *dev, struct request *rq);
+int ftlblk_parse_switch(const char *text, bool *on);
 int ftlblk_power_store(struct ftlblk_dev *dev, const char *who,
 		       const char *buf);
 int ftlblk_cut_mode_parse(const char *who, const char *buf);

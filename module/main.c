@@ -50,7 +50,7 @@ static void ftlblk_remove_param_devs(void)
 
 	for (i = 0; param_devs && i < nr_devices; i++)
 		if (param_devs[i])
-			ftlblk_remove(param_devs[i], true);
+			ftlblk_remove(param_devs[i], true, NULL);
 	kfree(param_devs);
 	param_devs = NULL;
 }

@@ -233,6 +233,26 @@ static void ftlblk_set_power(struct ftlblk_dev *dev, bool on)
 }
 
 /**
+ * ftlblk_parse_switch() - "0" or "1", as power and power_cut take them
+ * @text: the written text (a trailing newline is allowed)
+ * @on: receives true for 1
+ *
+ * Stricter than kstrtobool(), which looks at the first character only and
+ * so would take "1junk", "yes" or "0x1" (as 0).
+ *
+ * Return: 0, or -EINVAL for anything else (the caller reports it).
+ */
+int ftlblk_parse_switch(const char *text, bool *on)
+{
+	unsigned int value;
+
+	if (kstrtouint(text, 10, &value) || value > 1)
+		return -EINVAL;
+	*on = value;
+	return 0;
+}
+
+/**
  * ftlblk_power_store() - parse a write to power_cut and act on it
  * @dev: device
  * @who: names the device in the error message
@@ -245,7 +265,7 @@ int ftlblk_power_store(struct ftlblk_dev *dev, const char *who,
 {
 	bool cut;
 
-	if (kstrtobool(buf, &cut)) {
+	if (ftlblk_parse_switch(buf, &cut)) {
 		pr_err("%s: invalid power_cut '%.*s': allowed 1 (cut the power) or 0 (restore it)\n",
 		       who, (int)strcspn(buf, "\n"), buf);
 		return -EINVAL;

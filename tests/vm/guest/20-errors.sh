@@ -8,7 +8,7 @@
 . /tests/lib.sh
 need_module ftlblk
 need_cmd errno-write md5sum mkfs.vfat
-plan 185
+plan 187
 
 # Kernel log lines since the last mark.
 mark() { _dm=$(dmesg | wc -l); }
@@ -242,6 +242,9 @@ refuse $E placement hints "none, hint"
 refuse $E write_streams 17 "0..16"
 refuse $E power 2 "0 or 1"
 refuse $E power abc "0 or 1"
+# Whole words only: kstrtobool() would take these as 1.
+refuse $E power 1junk "0 or 1"
+refuse $E power yes "0 or 1"
 is "$(errno-write $E/index 3)" EACCES "index is read-only"
 mark
 is "$(errno-write $E/power_cut 1) $(newlines | grep -c 'cannot write power_cut: device is not powered on')" \

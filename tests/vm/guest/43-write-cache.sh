@@ -12,7 +12,7 @@
 . /tests/conform-lib.sh
 need_cmd pageclass discard-race fio errno-write blkdiscard blkop
 need_module ftlblk_conform
-plan 73
+plan 74
 
 A=/tmp/wc-A B=/tmp/wc-B R=/tmp/wc-R
 cleanup() {
@@ -134,6 +134,8 @@ ok "the FUA data survives a cut (fio verify)" fio --name=fua --filename="/dev/$W
 dmesg_n=$(dmesg | wc -l)
 is "$(errno-write /sys/block/"$W"/ftl/power_cut 2) $(dmesg | tail -n +$((dmesg_n + 1)) | grep -c "$W: invalid power_cut '2': allowed 1 (cut the power) or 0 (restore it)")" \
 	"EINVAL 1" "power_cut 2: EINVAL, one log line"
+is "$(errno-write /sys/block/"$W"/ftl/power_cut 1junk) $(errno-write /sys/block/"$W"/ftl/power_cut 0x1) $(st "$W" power_cut)" \
+	"EINVAL EINVAL 0" "power_cut 1junk and 0x1: EINVAL, the power stays on"
 dmesg_n=$(dmesg | wc -l)
 is "$(errno-write /sys/block/"$W"/ftl/power_cut_mode sometimes) $(dmesg | tail -n +$((dmesg_n + 1)) | grep -c "$W: invalid power_cut_mode 'sometimes': allowed all or random")" \
 	"EINVAL 1" "power_cut_mode sometimes: EINVAL, one log line"
