@@ -35,7 +35,10 @@
  */
 #define FTLBLK_BB_MAX_SECTOR	(65536ULL << (20 - SECTOR_SHIFT))
 
-/* Serializes the writers of every list, so that a failed update can be undone. */
+/*
+ * Serializes the writers of every list: an update copies a list, changes
+ * the copy and puts it back.
+ */
 static DEFINE_MUTEX(ftlblk_bb_mutex);
 
 static const char ftlblk_bb_help[] =
@@ -125,41 +128,48 @@ static u64 bb_covered(struct badblocks *bb, u64 s, u64 n)
 	return covered;
 }
 
+/* @dst's table becomes @src's; the caller keeps readers of @dst out. */
+static void bb_copy(struct badblocks *dst, const struct badblocks *src)
+{
+	memcpy(dst->page, src->page, PAGE_SIZE);
+	dst->count = src->count;
+	dst->shift = src->shift;
+	dst->changed = src->changed;
+	dst->unacked_exist = src->unacked_exist;
+}
+
 /*
  * Add or remove a range; an update that could not be made whole changes
- * nothing. The kernel's may stop half done: 6.1's badblocks_set() fills
- * the table with the first part of a range and reports failure, 6.7's
- * rewrite fills it and reports success (6.12). So the result is checked
- * against the range, and the list, copied first, is put back under its
- * seqlock (which readers retry on) if it falls short.
+ * nothing, not even for a moment. The kernel's may stop half done: 6.1's
+ * badblocks_set() fills the table with the first part of a range and
+ * reports failure, 6.7's rewrite fills it and reports success (6.12), each
+ * after releasing the list's seqlock, so requests would see the part. So
+ * the update is made on a private copy, checked against the range, and a
+ * whole one copied into the list under its seqlock (which readers retry on).
  * Return: 0 (*@done tells whether the update was made) or -ENOMEM.
  */
 static int bb_update(struct badblocks *bb, u64 start, u64 sectors, bool set,
 		     bool *done)
 {
-	int count, changed, unacked;
-	u64 *saved;
+	struct badblocks *copy;
 
-	saved = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!saved)
+	copy = kzalloc(sizeof(*copy), GFP_KERNEL);
+	if (!copy || badblocks_init(copy, 1)) {
+		kfree(copy);
 		return -ENOMEM;
+	}
 	mutex_lock(&ftlblk_bb_mutex);
-	memcpy(saved, bb->page, PAGE_SIZE);
-	count = bb->count;
-	changed = bb->changed;
-	unacked = bb->unacked_exist;
-	*done = ftlblk_compat_bb_update(bb, start, sectors, set) &&
-		bb_covered(bb, start, sectors) == (set ? sectors : 0);
-	if (!*done) {
+	bb_copy(copy, bb);
+	*done = ftlblk_compat_bb_update(copy, start, sectors, set) &&
+		bb_covered(copy, start, sectors) == (set ? sectors : 0);
+	if (*done) {
 		write_seqlock_irq(&bb->lock);
-		memcpy(bb->page, saved, PAGE_SIZE);
-		bb->count = count;
-		bb->changed = changed;
-		bb->unacked_exist = unacked;
+		bb_copy(bb, copy);
 		write_sequnlock_irq(&bb->lock);
 	}
 	mutex_unlock(&ftlblk_bb_mutex);
-	kfree(saved);
+	badblocks_exit(copy);
+	kfree(copy);
 	return 0;
 }
 
