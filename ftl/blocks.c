@@ -374,7 +374,7 @@ void ftl_erase_block(struct ftl *ftl, u32 b)
 
 	/* Erasing would destroy mapped data: keep the block, stop writing. */
 	if (ftl_broken(ftl, blk->valid != 0)) {
-		ftl_closed_insert(ftl, b);
+		ftl_close_block(ftl, b);
 		return;
 	}
 	if (erase_fails(ftl, blk)) {

@@ -37,10 +37,11 @@ void ftl_cache_free(struct ftl_cache *c)
 
 u32 ftl_cache_store(struct ftl_cache *c, u64 lpn, u32 v)
 {
-	u32 old = c->slot[lpn];
+	u32 old;
 
 	if (FTL_WARN_ON(v == FTL_CACHE_NONE || lpn >= c->nr_lpns))
 		return FTL_CACHE_NONE;
+	old = c->slot[lpn];
 	if (old == FTL_CACHE_NONE) {
 		/* The host writes back before it stores into a full cache. */
 		if (FTL_WARN_ON(ftl_cache_full(c)))
@@ -55,8 +56,11 @@ u32 ftl_cache_store(struct ftl_cache *c, u64 lpn, u32 v)
 
 u32 ftl_cache_remove(struct ftl_cache *c, u64 lpn)
 {
-	u32 old = c->slot[lpn];
+	u32 old;
 
+	if (FTL_WARN_ON(lpn >= c->nr_lpns))
+		return FTL_CACHE_NONE;
+	old = c->slot[lpn];
 	if (old != FTL_CACHE_NONE) {
 		FTL_STORE_RELEASE(c->slot[lpn], FTL_CACHE_NONE);
 		c->entries--;

@@ -150,13 +150,17 @@ static void count_collection(struct ftl *ftl, u32 relocated,
 	}
 }
 
-/* Put a victim back where it came from: it still holds data. */
+/*
+ * Put a victim back where it came from: it still holds data. As a closed
+ * block it goes to the tail of its bucket, so it takes the time of now
+ * (relocations may have changed its valid count).
+ */
 static void victim_restore(struct ftl *ftl, u32 b, bool failing)
 {
 	if (failing)
 		ftl_failing_insert(ftl, b);
 	else
-		ftl_closed_insert(ftl, b);
+		ftl_close_block(ftl, b);
 }
 
 /* A run of relocations from a victim into one GC frontier's block. */

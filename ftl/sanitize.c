@@ -40,7 +40,9 @@ static u32 copies_in_block(const struct ftl *ftl, u32 b, u64 lpn, u64 count)
 /*
  * Erase block @b, which holds @held pages of the range: close it if it is
  * open, keep free blocks for its relocations (GC may then take it
- * itself), relocate its valid pages and erase it, or count what stays.
+ * itself), relocate its valid pages and erase it, or count what stays. A
+ * read-only FTL (worn out, possibly by the last block's erase) changes
+ * nothing more.
  */
 static int erase_copies(struct ftl *ftl, u32 b, u32 held, u64 lpn, u64 count,
 			struct ftl_sanitize *r)
@@ -49,6 +51,8 @@ static int erase_copies(struct ftl *ftl, u32 b, u32 held, u64 lpn, u64 count,
 	u32 valid, s;
 	int err;
 
+	if (ftl->read_only)
+		return -EROFS;
 	if (blk->state == FTL_BLOCK_BAD) {
 		r->pages_left += held;
 		return 0;
@@ -58,8 +62,16 @@ static int erase_copies(struct ftl *ftl, u32 b, u32 held, u64 lpn, u64 count,
 			ftl_close_open_block(ftl, s);
 	if (ftl->free.nr < ftl->geo.gc_low_blocks) {
 		err = ftl_gc_run(ftl);
-		if (err)
+		if (err) {
+			/*
+			 * Read-only now: a block closed above before it was
+			 * full keeps the rest of its pages unused, as one
+			 * whose program failed.
+			 */
+			if (blk->state == FTL_BLOCK_CLOSED)
+				blk->write_ptr = ftl->geo.pages_per_block;
 			return err;
+		}
 	}
 	if (blk->state == FTL_BLOCK_CLOSED || blk->state == FTL_BLOCK_FAILING) {
 		valid = blk->valid;

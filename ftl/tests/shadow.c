@@ -698,6 +698,12 @@ bool shadow_secure_erase(struct shadow *sh, u64 lpn, u64 count,
 		return false;
 	if (ret == -EROFS && ftl_read_only(sh->ftl)) {
 		sh->read_only = true;
+		/* The FTL may have turned read-only after unmapping the range. */
+		for (i = lpn; i < lpn + count; i++)
+			if (sh->ref[i] && ftl_lookup(sh->ftl, i) == FTL_UNMAPPED) {
+				sh->ref[i] = 0;
+				sh->mapped--;
+			}
 		return true;
 	}
 	if (ret != (s64)expect)
@@ -739,6 +745,9 @@ bool shadow_reclaim_stale(struct shadow *sh, s64 *erased)
 	op_begin(sh, true, 0, 0);
 	*erased = ftl_reclaim_stale(sh->ftl);
 	op_end(sh);
+	/* Cut short by the end of life: the per-reason counts may differ. */
+	if (*erased == -EROFS && ftl_read_only(sh->ftl))
+		sh->read_only = true;
 	return !sh->failed;
 }
 

@@ -290,6 +290,50 @@ static void test_errors(void **state)
 	OK(&sh, shadow_fini(&sh));
 }
 
+/*
+ * A worn-out, read-only FTL changes nothing for a secure erase: the erase
+ * half refuses with -EROFS before it relocates or erases a block, and
+ * every counter stays. Erase faults make it read-only; page 0 has stale
+ * copies left by overwrites and a discard.
+ */
+static void test_read_only(void **state)
+{
+	struct ftl_stats before, after;
+	struct ftl_sanitize res = { 0 };
+	struct ftl_config cfg;
+	u64 rng = 3, lp = 4096, i;
+	struct ftl *ftl;
+	u32 ppn;
+	int err;
+
+	(void)state;
+	cfg_of(&cfg, lp, 16, 25);
+	cfg.remanence = 1;
+	cfg.erase_fail_ppm = 20000;
+	cfg.wl_threshold = 0;
+	cfg.gc_low_blocks = 2;
+	cfg.gc_high_blocks = 12;
+	ftl = ftl_create(&cfg, NULL, NULL, &err);
+	assert_non_null(ftl);
+	for (i = 0; i < lp; i++)
+		assert_int_equal(ftl_write(ftl, i, &ppn), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(ftl_write(ftl, 0, &ppn), 0);
+	assert_int_equal(ftl_discard(ftl, 0, 1), 1);
+	for (i = 0; i < 10000000 && !ftl_read_only(ftl); i++)
+		ftl_write(ftl, 1 + rnd_below(&rng, lp - 1), &ppn);
+	assert_true(ftl_read_only(ftl));
+	ftl_get_stats(ftl, &before);
+	assert_true(before.pages_stale > 0);
+	assert_int_equal(ftl_secure_erase_blocks(ftl, 0, lp, 0, UINT32_MAX, &res),
+			 -EROFS);
+	ftl_get_stats(ftl, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_int_equal(res.blocks_erased + res.pages_relocated + res.pages_left, 0);
+	assert_int_equal(ftl_secure_erase(ftl, 0, lp, NULL), -EROFS);
+	ftl_destroy(ftl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_page_state),
 		cmocka_unit_test(test_reclaim_stale),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_read_only),
 	};
 
 	return cmocka_run_group_tests_name("sanitize", tests, NULL, NULL);

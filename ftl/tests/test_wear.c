@@ -197,6 +197,60 @@ static void test_gc_reaches_high_watermark(void **state)
 	check_watermarks(FTL_GC_GREEDY, 2, 2);
 }
 
+/*
+ * Static wear leveling's erase may retire a block and leave too few spare
+ * blocks: the write it ran for then fails with -EROFS, as every later one.
+ * No write succeeds on a read-only FTL. Erase faults at 3 % with a
+ * threshold of 1 make that happen inside a wear leveling call for some of
+ * 200 seeds (11 here), which the test requires.
+ */
+static void test_read_only_in_wear_leveling(void **state)
+{
+	u64 seed, in_wl = 0, lp = 2048, i;
+
+	(void)state;
+	for (seed = 1; seed <= 200; seed++) {
+		struct ftl_config cfg;
+		struct ftl_stats st;
+		u64 rng = seed, wl;
+		struct ftl *ftl;
+		u32 ppn;
+		int err;
+
+		ftl_config_init(&cfg, lp);
+		cfg.pages_per_block = 8;
+		cfg.op_percent = 30;
+		cfg.wl_threshold = 1;
+		cfg.erase_fail_ppm = 30000;
+		cfg.fault_seed = seed;
+		cfg.gc_low_blocks = 2;
+		cfg.gc_high_blocks = 8;
+		ftl = ftl_create(&cfg, NULL, NULL, &err);
+		assert_non_null(ftl);
+		for (i = 0; i < lp; i++)
+			assert_int_equal(ftl_write(ftl, i, &ppn), 0);
+		/* A hot quarter: static wear leveling has cold blocks to move. */
+		for (i = 0; i < 10000000; i++) {
+			ftl_get_stats(ftl, &st);
+			wl = st.wl_runs;
+			err = ftl_write(ftl, rnd_below(&rng, lp / 4), &ppn);
+			if (err) {
+				assert_int_equal(err, -EROFS);
+				ftl_get_stats(ftl, &st);
+				in_wl += st.wl_runs != wl;
+				break;
+			}
+			if (ftl_read_only(ftl))
+				fail_msg("seed %llu: write %llu succeeded and left the FTL read-only",
+					 (unsigned long long)seed,
+					 (unsigned long long)i);
+		}
+		assert_true(ftl_read_only(ftl));
+		ftl_destroy(ftl);
+	}
+	assert_true(in_wl > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_host_opens_least_worn_fifo),
 		cmocka_unit_test(test_host_opens_least_worn_cost_benefit),
 		cmocka_unit_test(test_gc_reaches_high_watermark),
+		cmocka_unit_test(test_read_only_in_wear_leveling),
 	};
 
 	return cmocka_run_group_tests_name("wear", tests, NULL, NULL);
