@@ -57,7 +57,7 @@ ok "64 MiB written" dd if=/tmp/sh.ref of="/dev/$D" bs=1M oflag=direct 2>/dev/nul
 # Two writers side by side, 3 x the capacity of random 4 KiB overwrites
 # with verification (each job its own half, so the verify is exact).
 ok "fio: 2 jobs x 96 MiB random 4 KiB writes, crc32c verified" fio \
-	--name=w --filename="/dev/$D" --direct=1 --ioengine=libaio \
+	--eta=never --name=w --filename="/dev/$D" --direct=1 --ioengine=libaio \
 	--iodepth=8 --rw=randwrite --bs=4k --numjobs=2 --size=32m \
 	--offset_increment=32m --io_size=96m --verify=crc32c \
 	--do_verify=1 --randrepeat=0 --output=/tmp/sh.out

@@ -66,7 +66,7 @@ ok "a 1 MiB overwrite (one request of 256 pages)" \
 	dd if=/tmp/m.ref of=/dev/"$M" bs=1M skip=12 seek=1 count=1 oflag=direct conv=notrunc
 dd if=/tmp/m.ref of=/tmp/m.img bs=1M skip=12 seek=1 count=1 conv=notrunc 2>/dev/null
 ok "a partial-page overwrite (sectors 1..2): read-modify-write at the limit" \
-	fio --name=partial --filename=/dev/"$M" --rw=write --bs=512 --offset=512 \
+	fio --eta=never --name=partial --filename=/dev/"$M" --rw=write --bs=512 --offset=512 \
 	--size=1024 --direct=1 --buffer_pattern=0x5a --output=/dev/null
 dd if=/dev/zero bs=512 count=2 2>/dev/null | tr '\000' '\132' |
 	dd of=/tmp/m.img bs=512 seek=1 conv=notrunc 2>/dev/null

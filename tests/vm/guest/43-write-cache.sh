@@ -61,7 +61,7 @@ is "$(cls "$W" "$A")" "ref0=1024 zero=0 other=0" "reads see the cached data"
 dd if="$A" of=/tmp/wc-v1 bs=4096 skip=1 count=1 2>/dev/null
 dd if=/dev/zero bs=512 count=1 2>/dev/null | tr '\000' Z |
 	dd of=/tmp/wc-v1 bs=512 seek=1 conv=notrunc 2>/dev/null
-fio --name=sector --filename="/dev/$W" --rw=write --bs=512 --size=512 \
+fio --eta=never --name=sector --filename="/dev/$W" --rw=write --bs=512 --size=512 \
 	--offset=4608 --direct=1 --buffer_pattern=0x5a --output=/dev/null
 dd if="/dev/$W" of=/tmp/wc-v2 bs=1M count=1 iflag=direct 2>/dev/null
 dd if=/tmp/wc-v2 of=/tmp/wc-R2 bs=4096 skip=1 count=1 2>/dev/null
@@ -120,13 +120,13 @@ is "$(cls "$W" "$A" "$B")" "ref0=512 ref1=256 zero=256 other=0" "write then disc
 flush "$W"
 KEYS="cache_writebacks host_pages_written"
 snap "$W"
-ok "fio: 1 MiB of O_DIRECT|O_DSYNC writes (FUA)" fio --name=fua --filename="/dev/$W" \
+ok "fio: 1 MiB of O_DIRECT|O_DSYNC writes (FUA)" fio --eta=never --name=fua --filename="/dev/$W" \
 	--rw=write --bs=64k --size=1M --offset=3M --direct=1 --sync=dsync \
 	--verify=crc32c --do_verify=0 --output=/dev/null
 is "$(deltas "$W") cached=$(st "$W" cached_pages)" "cache_writebacks=0 host_pages_written=256 cached=0" \
 	"FUA writes went straight to flash (none cached, none written back)"
 cut "$W"; restore "$W"
-ok "the FUA data survives a cut (fio verify)" fio --name=fua --filename="/dev/$W" \
+ok "the FUA data survives a cut (fio verify)" fio --eta=never --name=fua --filename="/dev/$W" \
 	--rw=write --bs=64k --size=1M --offset=3M --direct=1 --verify=crc32c \
 	--verify_only --output=/dev/null
 
