@@ -2,7 +2,8 @@
 # Build the guest initramfs in two parts, concatenated into one file (the
 # kernel unpacks concatenated cpio archives in order, later files win):
 #
-#   base.cpio.zst  cached per KVER and per version of this file: busybox,
+#   base.cpio.zst  cached per KVER, its module list and the version of this
+#                  file: busybox,
 #                  the Debian tools the tests use with their shared libraries,
 #                  and the in-tree kernel modules the tests need.
 #   run.cpio.zst   rebuilt on every run: /init, the guest tests, the run's
@@ -134,7 +135,10 @@ _cpio_zst() {	# DIR OUT
 # base_build KVER KROOT CACHE -> sets BASE_ROOT, BASE_CPIO
 base_build() {
 	local kver=$1 kroot=$2 cache=$3 key
-	key=$(cat "${BASH_SOURCE[0]}" /usr/bin/busybox | sha256sum | cut -c1-12)
+	# The kernel's module list too: a rebuilt debug kernel keeps its KVER.
+	key=$({ cat "${BASH_SOURCE[0]}" /usr/bin/busybox
+		cat "$kroot/lib/modules/$kver/modules.order" 2>/dev/null || true
+	} | sha256sum | cut -c1-12)
 	local dir="$cache/initramfs/$kver-$key"
 	BASE_ROOT="$dir/root"
 	BASE_CPIO="$dir/base.cpio.zst"
