@@ -53,9 +53,6 @@ static int prepare_host_page(struct ftl *ftl, u32 cls)
 		if (err)
 			return err;
 	}
-	/* Wear leveling's erase may have retired the last spare block. */
-	if (ftl->read_only)
-		return -EROFS;
 	if (ftl->free.nr < 2)
 		return ftl_out_of_blocks(ftl);
 	ftl_open_free_block(ftl, f, false);

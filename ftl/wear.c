@@ -21,7 +21,8 @@
  * hot blocks wear out. When the spread exceeds the threshold, move the
  * data off the least-erased closed block (the root of the worn heap) so
  * that block re-enters the free pool, where dynamic wear leveling hands
- * it out first.
+ * it out first. Returns -EROFS if its erase retired the last spare block,
+ * as GC does, so that the write it ran for fails too.
  */
 int ftl_wear_level(struct ftl *ftl)
 {
@@ -41,6 +42,8 @@ int ftl_wear_level(struct ftl *ftl)
 	/* Relocations may have filled the GC block; stay above reserve. */
 	if (!err && ftl->free.nr < ftl->geo.gc_low_blocks)
 		err = ftl_gc_run(ftl);
+	if (!err && ftl->read_only)
+		err = -EROFS;
 	return err;
 }
 
